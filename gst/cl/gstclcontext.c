@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstclcontext.h"
+#include "gstclutils.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
+#define GST_CAT_DEFAULT gst_cl_debug
+
+G_DEFINE_TYPE (GstCLContext, gst_cl_context, GST_TYPE_OBJECT);
+
+static const gchar *counter_names[GST_CL_N_COUNTERS] = {
+  "host-waits", "frame-copies", "uploads", "downloads", "program-builds",
+  "program-cache-loads", "buffers-allocated", "wrapped-inputs",
+};
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstCLContext *self = GST_CL_CONTEXT (object);
+
+  if (self->queue) {
+    clFinish (self->queue);
+    clReleaseCommandQueue (self->queue);
+  }
+  g_clear_pointer (&self->programs, g_hash_table_unref);
+  if (self->context)
+    clReleaseContext (self->context);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_context_class_init (GstCLContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_context_finalize;
+}
+
+static void
+release_program (gpointer program)
+{
+  clReleaseProgram (program);
+}
+
+static void
+gst_cl_context_init (GstCLContext * self)
+{
+  g_mutex_init (&self->lock);
+  self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_program);
+}
+
+GstCLContext *
+gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
+{
+  cl_int status;
+  cl_context_properties props[] = {
+    CL_CONTEXT_PLATFORM, (cl_context_properties) device->platform, 0
+  };
+  GstCLContext *self;
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device = device;
+  self->context = clCreateContext (props, 1, &device->device, NULL, NULL,
+      &status);
+  if (!gst_cl_set_error (status, "clCreateContext", error))
+    goto failed;
+
+  /* Profiling is on so kernel times can be read from events. */
+  self->queue = clCreateCommandQueue (self->context, device->device,
+      CL_QUEUE_PROFILING_ENABLE, &status);
+  if (!gst_cl_set_error (status, "clCreateCommandQueue", error))
+    goto failed;
+
+  GST_INFO_OBJECT (self, "created context on %s", device->name);
+  return self;
+
+failed:
+  gst_object_unref (self);
+  return NULL;
+}
+
+void
+gst_cl_context_count (GstCLContext * context, GstCLCounter counter, gint64 n)
+{
+  __atomic_fetch_add (&context->counters[counter], n, __ATOMIC_RELAXED);
+}
+
+gint64
+gst_cl_context_get_counter (GstCLContext * context, GstCLCounter counter)
+{
+  return __atomic_load_n (&context->counters[counter], __ATOMIC_RELAXED);
+}
+
+GstStructure *
+gst_cl_context_get_stats (GstCLContext * context)
+{
+  GstStructure *s = gst_structure_new ("gst-cl-stats",
+      "device", G_TYPE_STRING, context->device->name, NULL);
+
+  for (guint i = 0; i < GST_CL_N_COUNTERS; i++)
+    gst_structure_set (s, counter_names[i], G_TYPE_INT64,
+        gst_cl_context_get_counter (context, i), NULL);
+  return s;
+}
+
+gboolean
+gst_cl_context_wait (GstCLContext * context, cl_event event)
+{
+  gst_cl_context_count (context, GST_CL_COUNTER_HOST_WAITS, 1);
+  return gst_cl_result (clWaitForEvents (1, &event), "clWaitForEvents");
+}
+
+gboolean
+gst_cl_context_finish (GstCLContext * context)
+{
+  gst_cl_context_count (context, GST_CL_COUNTER_HOST_WAITS, 1);
+  return gst_cl_result (clFinish (context->queue), "clFinish");
+}
+
+/* ---- GstContext sharing ------------------------------------------------ */
+
+GstContext *
+gst_context_new_cl_context (GstCLContext * context)
+{
+  GstContext *gst_context = gst_context_new (GST_CL_CONTEXT_TYPE_NAME, TRUE);
+  GstStructure *s = gst_context_writable_structure (gst_context);
+
+  gst_structure_set (s, "context", GST_TYPE_CL_CONTEXT, context,
+      "device", G_TYPE_STRING, context->device->name, NULL);
+  return gst_context;
+}
+
+gboolean
+gst_context_get_cl_context (GstContext * gst_context, GstCLContext ** context)
+{
+  const GstStructure *s;
+
+  if (g_strcmp0 (gst_context_get_context_type (gst_context),
+          GST_CL_CONTEXT_TYPE_NAME))
+    return FALSE;
+  s = gst_context_get_structure (gst_context);
+  return gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, context, NULL);
+}
+
+gboolean
+gst_cl_handle_set_context (GstElement * element, GstContext * gst_context,
+    const GstCLDeviceInfo * device, GstCLContext ** context)
+{
+  GstCLContext *other = NULL;
+
+  if (!gst_context || !gst_context_get_cl_context (gst_context, &other))
+    return FALSE;
+  /* A context for another device is not ours to use: keep looking. */
+  if (device && other->device != device) {
+    GST_DEBUG_OBJECT (element, "ignoring context of %s (want %s)",
+        other->device->name, device->name);
+    gst_object_unref (other);
+    return FALSE;
+  }
+  gst_clear_object (context);
+  *context = other;
+  GST_DEBUG_OBJECT (element, "using shared context %" GST_PTR_FORMAT, other);
+  return TRUE;
+}
+
+gboolean
+gst_cl_handle_context_query (GstElement * element, GstQuery * query,
+    GstCLContext * context)
+{
+  const gchar *type;
+  GstContext *old = NULL, *gst_context;
+
+  if (!context || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  if (!gst_query_parse_context_type (query, &type) ||
+      g_strcmp0 (type, GST_CL_CONTEXT_TYPE_NAME))
+    return FALSE;
+
+  gst_query_parse_context (query, &old);
+  if (old)
+    gst_context = gst_context_copy (old);
+  else
+    gst_context = gst_context_new (GST_CL_CONTEXT_TYPE_NAME, TRUE);
+  gst_structure_set (gst_context_writable_structure (gst_context),
+      "context", GST_TYPE_CL_CONTEXT, context,
+      "device", G_TYPE_STRING, context->device->name, NULL);
+  gst_query_set_context (query, gst_context);
+  gst_context_unref (gst_context);
+  return TRUE;
+}
+
+static gboolean
+query_peers (GstElement * element, GstPadDirection direction,
+    const GstCLDeviceInfo * device, GstCLContext ** context)
+{
+  GstIterator *it = direction == GST_PAD_SRC ?
+      gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  GValue item = G_VALUE_INIT;
+  gboolean found = FALSE;
+
+  while (!found && gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GstPad *pad = g_value_get_object (&item);
+    GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE_NAME);
+    GstContext *gst_context = NULL;
+
+    /* The answer goes through GstElement::set_context, which takes it when
+     * it is for the element's device and remembers it either way. */
+    if (gst_pad_peer_query (pad, query)) {
+      gst_query_parse_context (query, &gst_context);
+      if (gst_context) {
+        gst_element_set_context (element, gst_context);
+        found = *context && (*context)->device == device;
+      }
+    }
+    gst_query_unref (query);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  return found;
+}
+
+gboolean
+gst_cl_ensure_element_context (GstElement * element,
+    const GstCLDeviceInfo * device, GstCLContext ** context, GError ** error)
+{
+  GstMessage *msg;
+
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (*context && (*context)->device == device)
+    return TRUE;
+  gst_clear_object (context);
+
+  if (query_peers (element, GST_PAD_SRC, device, context) ||
+      query_peers (element, GST_PAD_SINK, device, context))
+    return TRUE;
+
+  /* Ask the application and the bins; an answer arrives through
+   * GstElement::set_context, synchronously. */
+  msg = gst_message_new_need_context (GST_OBJECT (element),
+      GST_CL_CONTEXT_TYPE_NAME);
+  gst_element_post_message (element, msg);
+  if (*context && (*context)->device == device)
+    return TRUE;
+  gst_clear_object (context);
+
+  *context = gst_cl_context_new (device, error);
+  if (!*context)
+    return FALSE;
+
+  {
+    GstContext *gst_context = gst_context_new_cl_context (*context);
+    gst_element_set_context (element, gst_context);
+    msg = gst_message_new_have_context (GST_OBJECT (element), gst_context);
+    gst_element_post_message (element, msg);
+  }
+  return TRUE;
+}

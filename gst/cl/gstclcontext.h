@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+#include "gstcldevice.h"
+
+G_BEGIN_DECLS
+
+#define GST_CL_CONTEXT_TYPE_NAME "gst.cl.context"
+
+#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstCLContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
+
+/* What the runtime counts, per context, so tests can assert on it. */
+typedef enum
+{
+  GST_CL_COUNTER_HOST_WAITS,    /* clWaitForEvents / clFinish from our code */
+  GST_CL_COUNTER_FRAME_COPIES,  /* whole frames copied by the CPU or with
+                                 * read/write/copy commands on a device that
+                                 * shares host memory */
+  GST_CL_COUNTER_UPLOADS,       /* host -> device transfers (discrete GPU) */
+  GST_CL_COUNTER_DOWNLOADS,     /* device -> host transfers (discrete GPU) */
+  GST_CL_COUNTER_PROGRAM_BUILDS,        /* programs compiled from source */
+  GST_CL_COUNTER_PROGRAM_CACHE_LOADS,   /* programs loaded from the disk cache */
+  GST_CL_COUNTER_BUFFERS_ALLOCATED,     /* GstCLMemory objects created */
+  GST_CL_COUNTER_WRAPPED_INPUTS,        /* foreign frames used without a copy */
+  GST_CL_N_COUNTERS
+} GstCLCounter;
+
+struct _GstCLContext
+{
+  GstObject parent;
+
+  const GstCLDeviceInfo *device;
+  cl_context context;
+  /* The one in-order queue every element of this context enqueues on. */
+  cl_command_queue queue;
+
+  /*< private >*/
+  gint64 counters[GST_CL_N_COUNTERS];
+  GMutex lock;
+  GHashTable *programs;         /* cache key -> cl_program */
+};
+
+GstCLContext *gst_cl_context_new (const GstCLDeviceInfo * device,
+    GError ** error);
+
+void gst_cl_context_count (GstCLContext * context, GstCLCounter counter,
+    gint64 n);
+gint64 gst_cl_context_get_counter (GstCLContext * context,
+    GstCLCounter counter);
+/* Snapshot of the counters as a "gst-cl-stats" structure. */
+GstStructure *gst_cl_context_get_stats (GstCLContext * context);
+
+/* Waits on the host for @event (counted as a host wait). */
+gboolean gst_cl_context_wait (GstCLContext * context, cl_event event);
+/* Waits for everything queued so far (counted as a host wait). */
+gboolean gst_cl_context_finish (GstCLContext * context);
+
+/* Builds (or fetches from the in-memory or disk cache) the embedded kernel
+ * source @source_name compiled with @options. Returns a new reference. */
+cl_program gst_cl_context_get_program (GstCLContext * context,
+    const gchar * source_name, const gchar * options, GError ** error);
+
+/* GstContext plumbing, the gst_cuda_ensure_element_context pattern: reuse a
+ * neighbour's context for the same device (query downstream, upstream, then
+ * need-context), otherwise create one and post have-context. Answers reach
+ * @context through the element's set_context, which must call
+ * gst_cl_handle_set_context() on that same @context pointer. */
+gboolean gst_cl_ensure_element_context (GstElement * element,
+    const GstCLDeviceInfo * device, GstCLContext ** context, GError ** error);
+/* Takes @gst_context's GstCLContext when it is for @device. */
+gboolean gst_cl_handle_set_context (GstElement * element,
+    GstContext * gst_context, const GstCLDeviceInfo * device,
+    GstCLContext ** context);
+/* Answers a context query with @context. */
+gboolean gst_cl_handle_context_query (GstElement * element, GstQuery * query,
+    GstCLContext * context);
+
+GstContext *gst_context_new_cl_context (GstCLContext * context);
+gboolean gst_context_get_cl_context (GstContext * gst_context,
+    GstCLContext ** context);
+
+G_END_DECLS

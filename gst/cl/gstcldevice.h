@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+/* Environment variable that overrides the default device of every element
+ * whose `device` property was not set explicitly. */
+#define GST_CL_DEVICE_ENV "GST_CL_DEVICE"
+
+/* Facts about one OpenCL device, read once per process. Immutable. */
+typedef struct
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  guint platform_index;
+  guint device_index;
+  gchar *name;
+  gchar *platform_name;
+  gchar *platform_version;
+  gchar *driver_version;
+  cl_device_type type;
+  gboolean is_gpu;
+  gboolean host_unified_memory;
+  gboolean image_support;
+  guint base_addr_align;        /* bytes */
+  guint64 local_mem_size;
+  guint64 max_alloc;
+  guint compute_units;
+  gsize max_work_group_size;
+} GstCLDeviceInfo;
+
+/* Every device of every platform, in platform.device order. The array and
+ * its entries live for the whole process. Returns NULL and sets @error
+ * when no OpenCL platform is installed at all. */
+const GPtrArray *gst_cl_device_list (GError ** error);
+
+/* Resolves a device request: "auto" (a GPU if present, else the CPU),
+ * "gpu", "cpu", "P.D" (platform.device indices) or a case-insensitive
+ * substring of the device name. NULL or "" mean "auto".
+ * Returns NULL with a message listing the available devices on failure. */
+const GstCLDeviceInfo *gst_cl_device_select (const gchar * request,
+    GError ** error);
+
+/* "P.D name (TYPE)" for every device, one per line. Free with g_free(). */
+gchar *gst_cl_device_describe_all (void);
+
+/* Short label like "0.0 pthread-skylake (CPU)". */
+gchar *gst_cl_device_info_label (const GstCLDeviceInfo * info);
+
+G_END_DECLS

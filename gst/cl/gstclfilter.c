@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Base class of every cl element: device selection and context sharing,
+ * program builds at start, the pool proposed upstream, import of foreign
+ * input (wrapped when aligned, otherwise copied once), and the per-frame
+ * call into the subclass, which only enqueues. */
+#include "gstclfilter.h"
+#include "gstclbufferpool.h"
+#include "gstclmemory.h"
+#include "gstclutils.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_filter_debug);
+#define GST_CAT_DEFAULT gst_cl_filter_debug
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE,
+  PROP_CURRENT_DEVICE,
+  PROP_STATS,
+};
+
+#define DEFAULT_DEVICE "auto"
+
+typedef struct
+{
+  gchar *device_request;        /* NULL: not set, GST_CL_DEVICE or auto */
+  const GstCLDeviceInfo *device;
+  GstCLContext *context;
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean needs_build;
+  gboolean built;
+
+  GstBufferPool *import_pool;   /* copies of unaligned foreign input */
+  GstBufferPool *proposed_pool;
+
+  GMutex wrap_lock;
+  GCond wrap_cond;
+  gint wraps_pending;
+} GstCLFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCLFilter, gst_cl_filter,
+    GST_TYPE_BASE_TRANSFORM);
+
+#define PRIV(f) ((GstCLFilterPrivate *) gst_cl_filter_get_instance_private (f))
+
+/* Foreign input used in place: kept mapped until the kernel is done. */
+typedef struct
+{
+  GstCLFilter *filter;
+  GstBuffer *buffer;
+  GstMapInfo map;
+  cl_mem mem;
+} Wrap;
+
+GstCaps *
+gst_cl_filter_make_caps (const gchar * formats)
+{
+  gchar *s = g_strdup_printf ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_OPENCL
+      "), format=(string)%s, width=(int)[1, 32768], height=(int)[1, 32768], "
+      "framerate=(fraction)[0/1, 2147483647/1]; "
+      "video/x-raw, format=(string)%s, width=(int)[1, 32768], "
+      "height=(int)[1, 32768], framerate=(fraction)[0/1, 2147483647/1]",
+      formats, formats);
+  GstCaps *caps = gst_caps_from_string (s);
+  g_free (s);
+  return caps;
+}
+
+GstCLContext *
+gst_cl_filter_get_context (GstCLFilter * filter)
+{
+  return PRIV (filter)->context;
+}
+
+const GstVideoInfo *
+gst_cl_filter_get_in_info (GstCLFilter * filter)
+{
+  return &PRIV (filter)->in_info;
+}
+
+const GstVideoInfo *
+gst_cl_filter_get_out_info (GstCLFilter * filter)
+{
+  return &PRIV (filter)->out_info;
+}
+
+void
+gst_cl_filter_invalidate (GstCLFilter * filter)
+{
+  GST_OBJECT_LOCK (filter);
+  PRIV (filter)->needs_build = TRUE;
+  GST_OBJECT_UNLOCK (filter);
+}
+
+cl_int
+gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
+    guint dims, const size_t * global, const size_t * local, cl_event * event)
+{
+  size_t rounded[3];
+
+  for (guint i = 0; i < dims; i++)
+    rounded[i] = local ? GST_ROUND_UP_N (global[i], local[i]) : global[i];
+  return clEnqueueNDRangeKernel (PRIV (filter)->context->queue, kernel, dims,
+      NULL, rounded, local, 0, NULL, event);
+}
+
+/* ---- device and context --------------------------------------------- */
+
+static const gchar *
+device_request (GstCLFilter * self)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
+
+  if (priv->device_request)
+    return priv->device_request;
+  return env && *env ? env : DEFAULT_DEVICE;
+}
+
+static void
+gst_cl_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstCLFilter *self = GST_CL_FILTER (element);
+  GstCLFilterPrivate *priv = PRIV (self);
+  const GstCLDeviceInfo *want;
+
+  GST_OBJECT_LOCK (self);
+  want = gst_cl_device_select (device_request (self), NULL);
+  GST_OBJECT_UNLOCK (self);
+  if (want)
+    gst_cl_handle_set_context (element, context, want, &priv->context);
+
+  GST_ELEMENT_CLASS (gst_cl_filter_parent_class)->set_context (element,
+      context);
+}
+
+static gboolean
+gst_cl_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (trans));
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->context))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_filter_parent_class)->query (trans,
+      direction, query);
+}
+
+static gboolean
+build_locked (GstCLFilter * self)
+{
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GError *err = NULL;
+
+  if (priv->built && klass->release)
+    klass->release (self);
+  priv->built = FALSE;
+  if (klass->build && !klass->build (self, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not build the OpenCL kernels for device \"%s\".",
+            priv->device->name), ("%s", err ? err->message : "unknown error"));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  priv->built = TRUE;
+  return TRUE;
+}
+
+static gboolean
+gst_cl_filter_start (GstBaseTransform * trans)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GError *err = NULL;
+  gchar *request;
+
+  GST_OBJECT_LOCK (self);
+  request = g_strdup (device_request (self));
+  GST_OBJECT_UNLOCK (self);
+
+  priv->device = gst_cl_device_select (request, &err);
+  if (!priv->device) {
+    if (!gst_cl_device_list (NULL))
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", err->message),
+          ("device requested: \"%s\"", request));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", err->message),
+          ("set the \"device\" property or %s to one of the devices listed",
+              GST_CL_DEVICE_ENV));
+    g_clear_error (&err);
+    g_free (request);
+    return FALSE;
+  }
+  g_free (request);
+
+  if (!gst_cl_ensure_element_context (GST_ELEMENT (self), priv->device,
+          &priv->context, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create an OpenCL context on \"%s\".", priv->device->name),
+        ("%s", err->message));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "running on %s", priv->device->name);
+  g_object_notify (G_OBJECT (self), "current-device");
+
+  GST_OBJECT_LOCK (self);
+  priv->needs_build = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  return build_locked (self);
+}
+
+static void
+wait_for_wraps (GstCLFilter * self)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  g_mutex_lock (&priv->wrap_lock);
+  while (priv->wraps_pending > 0)
+    g_cond_wait (&priv->wrap_cond, &priv->wrap_lock);
+  g_mutex_unlock (&priv->wrap_lock);
+}
+
+static void
+clear_pool (GstBufferPool ** pool)
+{
+  if (*pool) {
+    gst_buffer_pool_set_active (*pool, FALSE);
+    gst_clear_object (pool);
+  }
+}
+
+static gboolean
+gst_cl_filter_stop (GstBaseTransform * trans)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  if (priv->context)
+    gst_cl_context_finish (priv->context);
+  wait_for_wraps (self);
+  if (priv->built && klass->release)
+    klass->release (self);
+  priv->built = FALSE;
+  clear_pool (&priv->import_pool);
+  clear_pool (&priv->proposed_pool);
+  gst_clear_object (&priv->context);
+  priv->device = NULL;
+  g_object_notify (G_OBJECT (self), "current-device");
+  return TRUE;
+}
+
+/* ---- caps and allocation -------------------------------------------- */
+
+/* Same caps with both memory:OpenCL and system memory, OpenCL first. */
+static GstCaps *
+gst_cl_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *result = gst_caps_new_empty ();
+
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && gst_caps_features_is_any (f)) {
+      gst_caps_append_structure_full (result, gst_structure_copy (s),
+          gst_caps_features_copy (f));
+      continue;
+    }
+    gst_caps_append_structure_full (result, gst_structure_copy (s),
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_OPENCL, NULL));
+    gst_caps_append_structure_full (result, gst_structure_copy (s),
+        gst_caps_features_new_empty ());
+  }
+  result = gst_caps_simplify (result);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+static GstBufferPool *
+make_pool (GstCLContext * ctx, GstCaps * caps, guint size, guint min,
+    guint max)
+{
+  GstBufferPool *pool = gst_cl_buffer_pool_new (ctx);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_cl_buffer_pool_config_prepare (ctx, config, caps, size, min, max);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+static gboolean
+gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstVideoInfo in_info, out_info;
+
+  if (!gst_video_info_from_caps (&in_info, incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps)) {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  priv->in_info = in_info;
+  priv->out_info = out_info;
+  clear_pool (&priv->import_pool);
+
+  if (klass->set_info && !klass->set_info (self, &in_info, &out_info))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_cl_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (trans));
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+  GstAllocationParams params;
+  GstAllocator *allocator;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_filter_parent_class)->propose_allocation
+      (trans, decide_query, query))
+    return FALSE;
+  /* Passthrough: the query went downstream already. */
+  if (!decide_query)
+    return TRUE;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps) || !priv->context)
+    return FALSE;
+
+  if (priv->proposed_pool) {
+    GstStructure *config = gst_buffer_pool_get_config (priv->proposed_pool);
+    GstCaps *pool_caps = NULL;
+    gst_buffer_pool_config_get_params (config, &pool_caps, NULL, NULL, NULL);
+    if (!pool_caps || !gst_caps_is_equal (pool_caps, caps))
+      clear_pool (&priv->proposed_pool);
+    gst_structure_free (config);
+  }
+  if (!priv->proposed_pool) {
+    priv->proposed_pool = make_pool (priv->context, caps, info.size, 0, 0);
+    if (!priv->proposed_pool)
+      return FALSE;
+  }
+
+  gst_query_add_allocation_pool (query, priv->proposed_pool, info.size, 0,
+      GST_CL_BUFFER_POOL_DEFAULT_MAX);
+  gst_allocation_params_init (&params);
+  params.align = GST_CL_HOST_ALIGN - 1;
+  allocator = gst_cl_allocator_new (priv->context);
+  gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (allocator);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (trans));
+  GstCaps *caps = NULL;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstVideoInfo info;
+  guint size = 0, min = 0, max = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+    /* Only a pool of our own context gives memory our kernels can write. */
+    if (pool && gst_cl_buffer_pool_get_context (pool) != priv->context)
+      gst_clear_object (&pool);
+  }
+  if (!pool)
+    pool = gst_cl_buffer_pool_new (priv->context);
+
+  size = MAX (size, info.size);
+  config = gst_buffer_pool_get_config (pool);
+  gst_cl_buffer_pool_config_prepare (priv->context, config, caps, info.size,
+      min, max);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_ERROR_OBJECT (trans, "pool refused its own config");
+      gst_object_unref (pool);
+      return FALSE;
+    }
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
+  gst_structure_free (config);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static void
+fill_planes (GstCLFrame * frame, GstBuffer * buffer, gsize mem_offset)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+
+  frame->n_planes = GST_VIDEO_INFO_N_PLANES (&frame->info);
+  for (guint p = 0; p < frame->n_planes; p++) {
+    GstCLPlane *plane = &frame->planes[p];
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (finfo, p, comp);
+    plane->offset = mem_offset + (meta ? meta->offset[p] :
+        GST_VIDEO_INFO_PLANE_OFFSET (&frame->info, p));
+    plane->stride = meta ? meta->stride[p] :
+        GST_VIDEO_INFO_PLANE_STRIDE (&frame->info, p);
+    plane->width = GST_VIDEO_INFO_COMP_WIDTH (&frame->info, comp[0]);
+    plane->height = GST_VIDEO_INFO_COMP_HEIGHT (&frame->info, comp[0]);
+    plane->pixel_bytes = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
+  }
+}
+
+static gboolean
+map_cl_frame (GstCLFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buffer, GstMapFlags flags)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  memset (frame, 0, sizeof (*frame));
+  frame->info = *info;
+  if (!gst_memory_map (mem, &frame->map, flags | GST_MAP_CL))
+    return FALSE;
+  frame->memory = mem;
+  frame->buffer = buffer;
+  frame->mem = (cl_mem) frame->map.data;
+  fill_planes (frame, buffer, mem->offset);
+  return TRUE;
+}
+
+static void
+wrap_done (cl_event event, cl_int status, void *user_data)
+{
+  Wrap *wrap = user_data;
+  GstCLFilterPrivate *priv = PRIV (wrap->filter);
+
+  clReleaseMemObject (wrap->mem);
+  gst_buffer_unmap (wrap->buffer, &wrap->map);
+  gst_buffer_unref (wrap->buffer);
+  g_mutex_lock (&priv->wrap_lock);
+  priv->wraps_pending--;
+  g_cond_broadcast (&priv->wrap_cond);
+  g_mutex_unlock (&priv->wrap_lock);
+  gst_object_unref (wrap->filter);
+  g_free (wrap);
+}
+
+/* Foreign memory that a device sharing host memory can use in place. */
+static gboolean
+wrap_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  Wrap *wrap;
+  cl_int status;
+
+  if (!priv->device->host_unified_memory || gst_buffer_n_memory (inbuf) != 1)
+    return FALSE;
+  wrap = g_new0 (Wrap, 1);
+  if (!gst_buffer_map (inbuf, &wrap->map, GST_MAP_READ)) {
+    g_free (wrap);
+    return FALSE;
+  }
+  if ((guintptr) wrap->map.data % GST_CL_HOST_ALIGN != 0 ||
+      wrap->map.size < priv->in_info.size) {
+    gst_buffer_unmap (inbuf, &wrap->map);
+    g_free (wrap);
+    return FALSE;
+  }
+  wrap->mem = clCreateBuffer (priv->context->context,
+      CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, wrap->map.size, wrap->map.data,
+      &status);
+  if (!gst_cl_result (status, "clCreateBuffer(wrap)")) {
+    gst_buffer_unmap (inbuf, &wrap->map);
+    g_free (wrap);
+    return FALSE;
+  }
+  wrap->buffer = gst_buffer_ref (inbuf);
+  wrap->filter = gst_object_ref (self);
+
+  memset (frame, 0, sizeof (*frame));
+  frame->info = priv->in_info;
+  frame->mem = wrap->mem;
+  frame->wrap = wrap;
+  fill_planes (frame, inbuf, 0);
+  gst_cl_context_count (priv->context, GST_CL_COUNTER_WRAPPED_INPUTS, 1);
+  return TRUE;
+}
+
+/* Foreign memory that cannot be wrapped: one copy into a pool frame. */
+static gboolean
+copy_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstVideoFrame src, dst;
+  GstBuffer *copy = NULL;
+  gboolean ok;
+
+  if (!priv->import_pool) {
+    GstCaps *caps = gst_video_info_to_caps (&priv->in_info);
+    priv->import_pool = make_pool (priv->context, caps, priv->in_info.size,
+        0, 0);
+    gst_caps_unref (caps);
+    if (!priv->import_pool ||
+        !gst_buffer_pool_set_active (priv->import_pool, TRUE))
+      return FALSE;
+  }
+  if (gst_buffer_pool_acquire_buffer (priv->import_pool, &copy,
+          NULL) != GST_FLOW_OK)
+    return FALSE;
+
+  if (!gst_video_frame_map (&src, &priv->in_info, inbuf, GST_MAP_READ)) {
+    gst_buffer_unref (copy);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&dst, &priv->in_info, copy, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&src);
+    gst_buffer_unref (copy);
+    return FALSE;
+  }
+  ok = gst_video_frame_copy (&dst, &src);
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  gst_cl_context_count (priv->context, GST_CL_COUNTER_FRAME_COPIES, 1);
+
+  /* The frame keeps the copy alive; unmap_frame() drops it. */
+  if (!ok || !map_cl_frame (frame, &priv->in_info, copy, GST_MAP_READ)) {
+    gst_buffer_unref (copy);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+import_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame,
+    gboolean * owns_buffer)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  *owns_buffer = FALSE;
+  if (gst_buffer_n_memory (inbuf) == 1 &&
+      gst_cl_memory_is_of_context (gst_buffer_peek_memory (inbuf, 0),
+          priv->context))
+    return map_cl_frame (frame, &priv->in_info, inbuf, GST_MAP_READ);
+  if (wrap_input (self, inbuf, frame))
+    return TRUE;
+  GST_LOG_OBJECT (self, "copying foreign input %" GST_PTR_FORMAT, inbuf);
+  *owns_buffer = TRUE;
+  return copy_input (self, inbuf, frame);
+}
+
+static void
+unmap_frame (GstCLFrame * frame, gboolean owns_buffer)
+{
+  if (frame->memory)
+    gst_memory_unmap (frame->memory, &frame->map);
+  if (owns_buffer && frame->buffer)
+    gst_buffer_unref (frame->buffer);
+}
+
+static GstFlowReturn
+gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstCLFrame in, out;
+  gboolean owns_in = FALSE, rebuild;
+  cl_event done = NULL;
+  cl_int status;
+
+  GST_OBJECT_LOCK (self);
+  rebuild = priv->needs_build;
+  priv->needs_build = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (rebuild && !build_locked (self))
+    return GST_FLOW_ERROR;
+
+  if (gst_buffer_n_memory (outbuf) != 1 ||
+      !gst_cl_memory_is_of_context (gst_buffer_peek_memory (outbuf, 0),
+          priv->context)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("output buffer is not OpenCL memory of this element's context"));
+    return GST_FLOW_ERROR;
+  }
+  if (!import_input (self, inbuf, &in, &owns_in)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Could not access the input frame."), ("%" GST_PTR_FORMAT, inbuf));
+    return GST_FLOW_ERROR;
+  }
+  if (!map_cl_frame (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
+    unmap_frame (&in, owns_in);
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not access the output frame."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  status = klass->process (self, &in, &out, &done);
+  if (status == CL_SUCCESS && done) {
+    if (in.memory)
+      gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);
+    gst_cl_memory_set_event ((GstCLMemory *) out.memory, done, TRUE);
+  }
+  if (in.wrap) {
+    Wrap *wrap = in.wrap;
+    g_mutex_lock (&priv->wrap_lock);
+    priv->wraps_pending++;
+    g_mutex_unlock (&priv->wrap_lock);
+    /* Without an event the queue is drained before the frame is released. */
+    if (!done || clSetEventCallback (done, CL_COMPLETE, wrap_done,
+            wrap) != CL_SUCCESS) {
+      gst_cl_context_finish (priv->context);
+      wrap_done (NULL, CL_COMPLETE, wrap);
+    }
+  }
+  if (done)
+    clReleaseEvent (done);
+  unmap_frame (&out, FALSE);
+  unmap_frame (&in, owns_in);
+
+  if (status != CL_SUCCESS) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failed to process a frame on \"%s\": %s (%d).",
+            priv->device->name, gst_cl_error_name (status), status),
+        ("the device may be out of memory or resources; try device=cpu"));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+gst_cl_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (object));
+
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (object);
+      g_free (priv->device_request);
+      priv->device_request = g_value_dup_string (value);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCLFilter *self = GST_CL_FILTER (object);
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (object);
+      g_value_set_string (value, device_request (self));
+      GST_OBJECT_UNLOCK (object);
+      break;
+    case PROP_CURRENT_DEVICE:
+      if (priv->device)
+        g_value_take_string (value, gst_cl_device_info_label (priv->device));
+      else
+        g_value_set_string (value, NULL);
+      break;
+    case PROP_STATS:
+      if (priv->context)
+        g_value_take_boxed (value, gst_cl_context_get_stats (priv->context));
+      else
+        g_value_set_boxed (value, NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_filter_finalize (GObject * object)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (object));
+
+  g_free (priv->device_request);
+  g_mutex_clear (&priv->wrap_lock);
+  g_cond_clear (&priv->wrap_cond);
+  G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_filter_class_init (GstCLFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_filter_debug, "clfilter", 0,
+      "OpenCL filter base class");
+  gst_cl_debug_init ();
+
+  gobject_class->set_property = gst_cl_filter_set_property;
+  gobject_class->get_property = gst_cl_filter_get_property;
+  gobject_class->finalize = gst_cl_filter_finalize;
+
+  /**
+   * GstCLFilter:device:
+   *
+   * Which OpenCL device to run on: "auto" (a GPU if there is one, else the
+   * CPU), "gpu", "cpu", "P.D" (platform and device index, as `clinfo -l`
+   * lists them) or part of the device's name. When left unset, the
+   * GST_CL_DEVICE environment variable, if set, gives the default for all
+   * elements. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "OpenCL device: auto, gpu, cpu, P.D (platform.device index) or a "
+          "substring of the device name; unset: $" GST_CL_DEVICE_ENV
+          " or auto", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CURRENT_DEVICE,
+      g_param_spec_string ("current-device", "Current device",
+          "The OpenCL device in use (\"P.D name (type, platform)\"), NULL "
+          "while stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Counters of the shared OpenCL context: host-waits, frame-copies, "
+          "uploads, downloads, program-builds, program-cache-loads, "
+          "buffers-allocated, wrapped-inputs", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_filter_set_context);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_filter_stop);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_filter_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_transform_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_filter_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_decide_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_filter_transform);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, 0);
+}
+
+static void
+gst_cl_filter_init (GstCLFilter * self)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  g_mutex_init (&priv->wrap_lock);
+  g_cond_init (&priv->wrap_cond);
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <CL/cl.h>
+#include "gstclcontext.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CL_FILTER (gst_cl_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCLFilter, gst_cl_filter, GST, CL_FILTER,
+    GstBaseTransform)
+
+/* One plane of a frame as kernels see it: byte offset into the frame's
+ * cl_mem, row stride, size in pixels and bytes per pixel. */
+typedef struct
+{
+  guint offset;
+  gint stride;
+  gint width;
+  gint height;
+  gint pixel_bytes;
+} GstCLPlane;
+
+/* A frame ready for kernels: one cl_mem holding every plane. */
+typedef struct
+{
+  GstVideoInfo info;
+  cl_mem mem;
+  guint n_planes;
+  GstCLPlane planes[GST_VIDEO_MAX_PLANES];
+
+  /*< private >*/
+  GstBuffer *buffer;
+  GstMemory *memory;
+  GstMapInfo map;
+  gpointer wrap;
+} GstCLFrame;
+
+struct _GstCLFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  /* Builds programs and kernels for the current properties. Called when the
+   * element starts (READY->PAUSED) and again before the next frame after
+   * gst_cl_filter_invalidate(). */
+  gboolean (*build) (GstCLFilter * filter, GError ** error);
+  /* Releases what build() created. */
+  void (*release) (GstCLFilter * filter);
+  /* New caps were accepted. */
+  gboolean (*set_info) (GstCLFilter * filter, const GstVideoInfo * in_info,
+      const GstVideoInfo * out_info);
+  /* Enqueues the work for one frame and returns the event of the last
+   * command it enqueued in @done (a new reference). Never waits. */
+  cl_int (*process) (GstCLFilter * filter, const GstCLFrame * in,
+      const GstCLFrame * out, cl_event * done);
+
+  gpointer _reserved[8];
+};
+
+/* The context in use (borrowed), NULL while stopped. */
+GstCLContext *gst_cl_filter_get_context (GstCLFilter * filter);
+const GstVideoInfo *gst_cl_filter_get_in_info (GstCLFilter * filter);
+const GstVideoInfo *gst_cl_filter_get_out_info (GstCLFilter * filter);
+
+/* Asks for build() to run again before the next frame (properties changed). */
+void gst_cl_filter_invalidate (GstCLFilter * filter);
+
+/* Template caps for @formats (e.g. "{ GRAY8, NV12 }"), memory:OpenCL first,
+ * then system memory. */
+GstCaps *gst_cl_filter_make_caps (const gchar * formats);
+
+/* Queues @kernel over @global (rounded up to @local where given). */
+cl_int gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
+    guint dims, const size_t * global, const size_t * local, cl_event * event);
+
+G_END_DECLS

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Frame memory that the CPU and OpenCL kernels share.
+ *
+ * Devices that share host memory (CPU devices, integrated GPUs): the host
+ * storage is 4096-byte aligned and wrapped with CL_MEM_USE_HOST_PTR, a CPU
+ * map is clEnqueueMapBuffer plus one wait on its event, an unmap is queued
+ * without waiting. No frame is ever copied.
+ *
+ * Discrete GPUs: kernels work on device memory; the host side is a pinned
+ * CL_MEM_ALLOC_HOST_PTR staging buffer, mapped once for the memory's life.
+ * A flag says which copy is newer; GST_MAP_CL uploads (non-blocking) when
+ * the host copy is newer, a CPU map downloads and waits when the device
+ * copy is. */
+#include "gstclmemory.h"
+#include "gstclutils.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
+#define GST_CAT_DEFAULT gst_cl_debug
+
+enum
+{
+  STATE_SYNCED,
+  STATE_HOST_NEWER,
+  STATE_DEVICE_NEWER,
+};
+
+struct _GstCLAllocator
+{
+  GstAllocator parent;
+  GstCLContext *context;
+};
+
+G_DEFINE_TYPE (GstCLAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR);
+
+static gboolean
+is_unified (GstCLMemory * mem)
+{
+  return mem->staging == NULL;
+}
+
+static void
+replace_event (GstCLMemory * mem, cl_event event)
+{
+  if (event)
+    clRetainEvent (event);
+  if (mem->last_event)
+    clReleaseEvent (mem->last_event);
+  mem->last_event = event;
+}
+
+static GstMemory *
+cl_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
+{
+  GstCLAllocator *self = GST_CL_ALLOCATOR (allocator);
+  GstCLContext *ctx = self->context;
+  GstCLMemory *mem = g_new0 (GstCLMemory, 1);
+  gsize prefix = params ? params->prefix : 0;
+  gsize padding = params ? params->padding : 0;
+  gsize alloc_size = GST_ROUND_UP_N (prefix + size + padding,
+      GST_CL_SIZE_ALIGN);
+  cl_int status;
+
+  g_mutex_init (&mem->lock);
+  mem->context = gst_object_ref (ctx);
+  mem->alloc_size = alloc_size;
+
+  if (ctx->device->host_unified_memory) {
+    mem->host_alloc = g_aligned_alloc (1, alloc_size, GST_CL_HOST_ALIGN);
+    mem->host_ptr = mem->host_alloc;
+    mem->buffer = clCreateBuffer (ctx->context,
+        CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, alloc_size, mem->host_ptr,
+        &status);
+    if (!gst_cl_result (status, "clCreateBuffer(USE_HOST_PTR)"))
+      goto failed;
+  } else {
+    cl_event map_event = NULL;
+    mem->staging = clCreateBuffer (ctx->context,
+        CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, alloc_size, NULL, &status);
+    if (!gst_cl_result (status, "clCreateBuffer(ALLOC_HOST_PTR)"))
+      goto failed;
+    mem->host_ptr = clEnqueueMapBuffer (ctx->queue, mem->staging, CL_FALSE,
+        CL_MAP_READ | CL_MAP_WRITE, 0, alloc_size, 0, NULL, &map_event,
+        &status);
+    if (!gst_cl_result (status, "clEnqueueMapBuffer(staging)"))
+      goto failed;
+    gst_cl_context_wait (ctx, map_event);
+    clReleaseEvent (map_event);
+    mem->buffer = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+        alloc_size, NULL, &status);
+    if (!gst_cl_result (status, "clCreateBuffer(device)"))
+      goto failed;
+    mem->state = STATE_HOST_NEWER;
+  }
+
+  gst_memory_init (GST_MEMORY_CAST (mem), GST_MEMORY_FLAG_NO_SHARE,
+      allocator, NULL, alloc_size, GST_CL_HOST_ALIGN - 1, prefix, size);
+  gst_cl_context_count (ctx, GST_CL_COUNTER_BUFFERS_ALLOCATED, 1);
+  return GST_MEMORY_CAST (mem);
+
+failed:
+  if (mem->buffer)
+    clReleaseMemObject (mem->buffer);
+  if (mem->staging)
+    clReleaseMemObject (mem->staging);
+  g_aligned_free (mem->host_alloc);
+  gst_object_unref (mem->context);
+  g_mutex_clear (&mem->lock);
+  g_free (mem);
+  return NULL;
+}
+
+static void
+cl_free (GstAllocator * allocator, GstMemory * memory)
+{
+  GstCLMemory *mem = (GstCLMemory *) memory;
+  GstCLContext *ctx = mem->context;
+
+  /* Host storage must outlive every queued command that uses it. */
+  if (mem->last_event) {
+    cl_int exec = CL_COMPLETE;
+    clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+        sizeof (exec), &exec, NULL);
+    if (exec > CL_COMPLETE)
+      gst_cl_context_wait (ctx, mem->last_event);
+    clReleaseEvent (mem->last_event);
+  }
+  if (mem->staging) {
+    clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0, NULL,
+        NULL);
+    clReleaseMemObject (mem->staging);
+  }
+  clReleaseMemObject (mem->buffer);
+  g_aligned_free (mem->host_alloc);
+  gst_object_unref (ctx);
+  g_mutex_clear (&mem->lock);
+  g_free (mem);
+}
+
+static gpointer
+map_for_cl (GstCLMemory * mem, GstMapFlags flags)
+{
+  GstCLContext *ctx = mem->context;
+
+  if (!is_unified (mem) && mem->state == STATE_HOST_NEWER &&
+      (flags & GST_MAP_READ)) {
+    cl_event ev = NULL;
+    cl_int status = clEnqueueWriteBuffer (ctx->queue, mem->buffer, CL_FALSE,
+        0, mem->alloc_size, mem->host_ptr, 0, NULL, &ev);
+    if (!gst_cl_result (status, "clEnqueueWriteBuffer(upload)"))
+      return NULL;
+    replace_event (mem, ev);
+    clReleaseEvent (ev);
+    gst_cl_context_count (ctx, GST_CL_COUNTER_UPLOADS, 1);
+  }
+  if (!is_unified (mem)) {
+    if (flags & GST_MAP_WRITE)
+      mem->state = STATE_DEVICE_NEWER;
+    else if (mem->state == STATE_HOST_NEWER)
+      mem->state = STATE_SYNCED;
+  }
+  return mem->buffer;
+}
+
+static gpointer
+map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
+{
+  GstCLContext *ctx = mem->context;
+  cl_event ev = NULL;
+  cl_int status;
+
+  if (mem->cpu_maps++ > 0)
+    goto done;
+
+  if (is_unified (mem)) {
+    gpointer ptr = clEnqueueMapBuffer (ctx->queue, mem->buffer, CL_FALSE,
+        CL_MAP_READ | CL_MAP_WRITE, 0, mem->alloc_size, 0, NULL, &ev,
+        &status);
+    if (!gst_cl_result (status, "clEnqueueMapBuffer"))
+      goto failed;
+    gst_cl_context_wait (ctx, ev);
+    clReleaseEvent (ev);
+    if (ptr != mem->host_ptr) {
+      /* USE_HOST_PTR maps must return the host pointer (spec 5.4.2). */
+      GST_ERROR ("driver mapped %p, not the host pointer %p", ptr,
+          mem->host_ptr);
+      clEnqueueUnmapMemObject (ctx->queue, mem->buffer, ptr, 0, NULL, NULL);
+      goto failed;
+    }
+  } else if (mem->state == STATE_DEVICE_NEWER) {
+    status = clEnqueueReadBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
+        mem->alloc_size, mem->host_ptr, 0, NULL, &ev);
+    if (!gst_cl_result (status, "clEnqueueReadBuffer(download)"))
+      goto failed;
+    gst_cl_context_count (ctx, GST_CL_COUNTER_DOWNLOADS, 1);
+    gst_cl_context_wait (ctx, ev);
+    replace_event (mem, NULL);
+    clReleaseEvent (ev);
+    mem->state = STATE_SYNCED;
+  } else if (mem->last_event) {
+    /* An upload may still be reading the staging memory. */
+    cl_int exec = CL_COMPLETE;
+    clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+        sizeof (exec), &exec, NULL);
+    if (exec > CL_COMPLETE)
+      gst_cl_context_wait (ctx, mem->last_event);
+    replace_event (mem, NULL);
+  }
+
+done:
+  if (flags & GST_MAP_WRITE)
+    mem->cpu_written = TRUE;
+  return mem->host_ptr;
+
+failed:
+  mem->cpu_maps--;
+  return NULL;
+}
+
+static gpointer
+cl_map_full (GstMemory * memory, GstMapInfo * info, gsize maxsize)
+{
+  GstCLMemory *mem = (GstCLMemory *) memory;
+  gpointer ptr;
+
+  g_mutex_lock (&mem->lock);
+  if (info->flags & GST_MAP_CL)
+    ptr = map_for_cl (mem, info->flags);
+  else
+    ptr = map_for_cpu (mem, info->flags);
+  g_mutex_unlock (&mem->lock);
+  return ptr;
+}
+
+static void
+cl_unmap_full (GstMemory * memory, GstMapInfo * info)
+{
+  GstCLMemory *mem = (GstCLMemory *) memory;
+  GstCLContext *ctx = mem->context;
+
+  if (info->flags & GST_MAP_CL)
+    return;
+
+  g_mutex_lock (&mem->lock);
+  if (--mem->cpu_maps == 0) {
+    if (is_unified (mem)) {
+      cl_event ev = NULL;
+      if (gst_cl_result (clEnqueueUnmapMemObject (ctx->queue, mem->buffer,
+                  mem->host_ptr, 0, NULL, &ev), "clEnqueueUnmapMemObject")) {
+        replace_event (mem, ev);
+        clReleaseEvent (ev);
+      }
+    } else if (mem->cpu_written) {
+      mem->state = STATE_HOST_NEWER;
+    }
+    mem->cpu_written = FALSE;
+  }
+  g_mutex_unlock (&mem->lock);
+}
+
+/* A copy made on the device, queued without waiting. */
+static GstMemory *
+cl_copy (GstMemory * memory, gssize offset, gssize size)
+{
+  GstCLMemory *src = (GstCLMemory *) memory;
+  GstAllocationParams params;
+  GstCLMemory *dst;
+  GstMapInfo sinfo, dinfo;
+  cl_event ev = NULL;
+  cl_int status;
+
+  gst_allocation_params_init (&params);
+  params.align = GST_CL_HOST_ALIGN - 1;
+  if (size == -1)
+    size = memory->size > (gsize) offset ? (gssize) (memory->size - offset) : 0;
+  dst = (GstCLMemory *) cl_alloc (memory->allocator, size, &params);
+  if (!dst)
+    return NULL;
+  if (!gst_memory_map (memory, &sinfo, GST_MAP_READ | GST_MAP_CL))
+    goto failed;
+  if (!gst_memory_map (GST_MEMORY_CAST (dst), &dinfo,
+          GST_MAP_WRITE | GST_MAP_CL)) {
+    gst_memory_unmap (memory, &sinfo);
+    goto failed;
+  }
+  status = clEnqueueCopyBuffer (src->context->queue, src->buffer, dst->buffer,
+      memory->offset + offset, 0, size, 0, NULL, &ev);
+  gst_memory_unmap (GST_MEMORY_CAST (dst), &dinfo);
+  gst_memory_unmap (memory, &sinfo);
+  if (!gst_cl_result (status, "clEnqueueCopyBuffer"))
+    goto failed;
+  gst_cl_context_count (src->context, GST_CL_COUNTER_FRAME_COPIES, 1);
+  gst_cl_memory_set_event (src, ev, FALSE);
+  gst_cl_memory_set_event (dst, ev, TRUE);
+  clReleaseEvent (ev);
+  return GST_MEMORY_CAST (dst);
+
+failed:
+  gst_memory_unref (GST_MEMORY_CAST (dst));
+  return NULL;
+}
+
+static GstMemory *
+cl_share (GstMemory * memory, gssize offset, gssize size)
+{
+  return NULL;                  /* GST_MEMORY_FLAG_NO_SHARE */
+}
+
+static void
+gst_cl_allocator_finalize (GObject * object)
+{
+  gst_clear_object (&GST_CL_ALLOCATOR (object)->context);
+  G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_allocator_class_init (GstCLAllocatorClass * klass)
+{
+  GstAllocatorClass *alloc_class = GST_ALLOCATOR_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_allocator_finalize;  alloc_class->alloc = cl_alloc;
+  alloc_class->free = cl_free;
+}
+
+static void
+gst_cl_allocator_init (GstCLAllocator * self)
+{
+  GstAllocator *alloc = GST_ALLOCATOR_CAST (self);
+
+  alloc->mem_type = GST_CL_MEMORY_TYPE_NAME;
+  alloc->mem_map_full = cl_map_full;
+  alloc->mem_unmap_full = cl_unmap_full;
+  alloc->mem_copy = cl_copy;
+  alloc->mem_share = cl_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+GstAllocator *
+gst_cl_allocator_new (GstCLContext * context)
+{
+  GstCLAllocator *self = g_object_new (GST_TYPE_CL_ALLOCATOR, NULL);
+  gst_object_ref_sink (self);
+  self->context = gst_object_ref (context);
+  return GST_ALLOCATOR_CAST (self);
+}
+
+GstCLContext *
+gst_cl_allocator_get_context (GstAllocator * allocator)
+{
+  return GST_IS_CL_ALLOCATOR (allocator) ?
+      GST_CL_ALLOCATOR (allocator)->context : NULL;
+}
+
+gboolean
+gst_is_cl_memory (GstMemory * mem)
+{
+  return mem && mem->allocator && GST_IS_CL_ALLOCATOR (mem->allocator);
+}
+
+gboolean
+gst_cl_memory_is_of_context (GstMemory * mem, GstCLContext * context)
+{
+  return gst_is_cl_memory (mem) && ((GstCLMemory *) mem)->context == context;
+}
+
+void
+gst_cl_memory_set_event (GstCLMemory * mem, cl_event event,
+    gboolean device_written)
+{
+  g_mutex_lock (&mem->lock);
+  replace_event (mem, event);
+  if (device_written && !is_unified (mem))
+    mem->state = STATE_DEVICE_NEWER;
+  g_mutex_unlock (&mem->lock);
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Program cache: embedded sources, built once per context and options,
+ * binaries kept on disk so a second run compiles nothing.
+ *
+ * Disk entry layout (all little-endian host order, same machine only):
+ *   "GSTCLBIN" | u32 format version | u64 binary size | 32-byte SHA-256 of
+ *   the binary | binary
+ * The file name is the SHA-256 of (device, driver, platform version,
+ * options, source), so any change of those misses the cache. A short,
+ * truncated or corrupt entry, or one the driver refuses, is rebuilt. */
+#include "gstclcontext.h"
+#include "gstclutils.h"
+#include "gstclkernels.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
+#define GST_CAT_DEFAULT gst_cl_debug
+
+#define CACHE_MAGIC "GSTCLBIN"
+#define CACHE_VERSION 1
+#define CACHE_HEADER_SIZE (8 + 4 + 8 + 32)
+
+static const gchar *
+lookup_source (const gchar * name)
+{
+  for (const GstCLKernelSource * k = gst_cl_kernel_sources; k->name; k++)
+    if (!strcmp (k->name, name))
+      return k->source;
+  return NULL;
+}
+
+/* Folder of the binary cache, or NULL when disabled (GST_CL_CACHE_DIR=""). */
+static gchar *
+cache_dir (void)
+{
+  const gchar *env = g_getenv ("GST_CL_CACHE_DIR");
+  if (env)
+    return *env ? g_strdup (env) : NULL;
+  return g_build_filename (g_get_user_cache_dir (), "gst-opencl-filters",
+      NULL);
+}
+
+static gchar *
+cache_key (GstCLContext * ctx, const gchar * source, const gchar * options)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  const GstCLDeviceInfo *dev = ctx->device;
+  gchar *key;
+
+#define ADD(s) do { g_checksum_update (sum, (const guchar *) (s), -1); \
+      g_checksum_update (sum, (const guchar *) "\n", 1); } while (0)
+  ADD (dev->name);
+  ADD (dev->driver_version);
+  ADD (dev->platform_name);
+  ADD (dev->platform_version);
+  ADD (options);
+  ADD (source);
+#undef ADD
+  key = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return key;
+}
+
+static void
+sha256 (const guint8 * data, gsize size, guint8 out[32])
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize len = 32;
+  g_checksum_update (sum, data, size);
+  g_checksum_get_digest (sum, out, &len);
+  g_checksum_free (sum);
+}
+
+/* Returns the binary stored in @path if the entry is whole and intact. */
+static GBytes *
+read_cache_entry (const gchar * path)
+{
+  gchar *data = NULL;
+  gsize len = 0;
+  guint32 version;
+  guint64 size;
+  guint8 digest[32];
+
+  if (!g_file_get_contents (path, &data, &len, NULL))
+    return NULL;
+  if (len < CACHE_HEADER_SIZE || memcmp (data, CACHE_MAGIC, 8))
+    goto corrupt;
+  memcpy (&version, data + 8, 4);
+  memcpy (&size, data + 12, 8);
+  if (version != CACHE_VERSION || size != len - CACHE_HEADER_SIZE || !size)
+    goto corrupt;
+  sha256 ((guint8 *) data + CACHE_HEADER_SIZE, size, digest);
+  if (memcmp (digest, data + 20, 32))
+    goto corrupt;
+  {
+    GBytes *bytes = g_bytes_new (data + CACHE_HEADER_SIZE, size);
+    g_free (data);
+    return bytes;
+  }
+
+corrupt:
+  GST_WARNING ("program cache entry %s is corrupt, rebuilding", path);
+  g_free (data);
+  g_unlink (path);
+  return NULL;
+}
+
+static void
+write_cache_entry (const gchar * dir, const gchar * path, cl_program program)
+{
+  size_t size = 0;
+  guint8 *binary, *file;
+  guint32 version = CACHE_VERSION;
+  guint64 size64;
+  GError *err = NULL;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+          &size, NULL) != CL_SUCCESS || size == 0)
+    return;
+  file = g_malloc (CACHE_HEADER_SIZE + size);
+  binary = file + CACHE_HEADER_SIZE;
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+          &binary, NULL) != CL_SUCCESS)
+    goto out;
+  size64 = size;
+  memcpy (file, CACHE_MAGIC, 8);
+  memcpy (file + 8, &version, 4);
+  memcpy (file + 12, &size64, 8);
+  sha256 (binary, size, file + 20);
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents (path, (gchar *) file, CACHE_HEADER_SIZE + size,
+          &err)) {
+    GST_WARNING ("cannot write program cache %s: %s", path,
+        err ? err->message : g_strerror (errno));
+    g_clear_error (&err);
+  }
+out:
+  g_free (file);
+}
+
+static gchar *
+build_log (cl_program program, cl_device_id device)
+{
+  size_t size = 0;
+  gchar *log;
+  clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+      &size);
+  log = g_malloc0 (size + 1);
+  clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, size, log,
+      NULL);
+  return log;
+}
+
+static cl_program
+load_binary (GstCLContext * ctx, GBytes * bytes, const gchar * options)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  cl_int status, binary_status = CL_SUCCESS;
+  cl_program program = clCreateProgramWithBinary (ctx->context, 1,
+      &ctx->device->device, &size, &data, &binary_status, &status);
+
+  if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
+    if (program)
+      clReleaseProgram (program);
+    return NULL;
+  }
+  if (clBuildProgram (program, 1, &ctx->device->device, options, NULL,
+          NULL) != CL_SUCCESS) {
+    clReleaseProgram (program);
+    return NULL;
+  }
+  return program;
+}
+
+static cl_program
+build_source (GstCLContext * ctx, const gchar * name, const gchar * source,
+    const gchar * options, GError ** error)
+{
+  cl_int status;
+  cl_program program = clCreateProgramWithSource (ctx->context, 1, &source,
+      NULL, &status);
+
+  if (!gst_cl_set_error (status, "clCreateProgramWithSource", error))
+    return NULL;
+  status = clBuildProgram (program, 1, &ctx->device->device, options, NULL,
+      NULL);
+  if (status != CL_SUCCESS) {
+    gchar *log = build_log (program, ctx->device->device);
+    g_set_error (error, GST_CL_ERROR, status,
+        "building kernel \"%s\" for %s failed: %s (%d), options \"%s\":\n%s",
+        name, ctx->device->name, gst_cl_error_name (status), status, options,
+        log);
+    g_free (log);
+    clReleaseProgram (program);
+    return NULL;
+  }
+  gst_cl_context_count (ctx, GST_CL_COUNTER_PROGRAM_BUILDS, 1);
+  return program;
+}
+
+cl_program
+gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
+    const gchar * options, GError ** error)
+{
+  const gchar *source = lookup_source (name);
+  gchar *key, *dir, *path = NULL;
+  cl_program program;
+
+  if (!source) {
+    g_set_error (error, GST_CL_ERROR, CL_INVALID_VALUE,
+        "no embedded kernel source named \"%s\"", name);
+    return NULL;
+  }
+  if (!options)
+    options = "";
+
+  key = cache_key (ctx, source, options);
+  g_mutex_lock (&ctx->lock);
+  program = g_hash_table_lookup (ctx->programs, key);
+  if (program) {
+    clRetainProgram (program);
+    goto done;
+  }
+
+  dir = cache_dir ();
+  if (dir) {
+    GBytes *bytes;
+    path = g_build_filename (dir, key, NULL);
+    bytes = read_cache_entry (path);
+    if (bytes) {
+      program = load_binary (ctx, bytes, options);
+      g_bytes_unref (bytes);
+      if (program) {
+        gst_cl_context_count (ctx, GST_CL_COUNTER_PROGRAM_CACHE_LOADS, 1);
+        GST_DEBUG ("loaded %s [%s] from %s", name, options, path);
+      } else {
+        GST_WARNING ("driver refused cached binary %s, rebuilding", path);
+        g_unlink (path);
+      }
+    }
+  }
+  if (!program) {
+    GST_INFO ("building %s [%s] for %s", name, options, ctx->device->name);
+    program = build_source (ctx, name, source, options, error);
+    if (program && dir)
+      write_cache_entry (dir, path, program);
+  }
+  g_free (dir);
+  g_free (path);
+  if (program) {
+    clRetainProgram (program);
+    g_hash_table_insert (ctx->programs, g_strdup (key), program);
+  }
+
+done:
+  g_mutex_unlock (&ctx->lock);
+  g_free (key);
+  return program;
+}

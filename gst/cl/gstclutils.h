@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+#define GST_CL_ERROR (gst_cl_error_quark ())
+GQuark gst_cl_error_quark (void);
+
+/* Name of an OpenCL status code ("CL_OUT_OF_RESOURCES"), never NULL. */
+const gchar *gst_cl_error_name (cl_int status);
+
+gboolean _gst_cl_result (cl_int status, GstDebugCategory * cat,
+    const gchar * file, const gchar * function, gint line, const gchar * what);
+
+/* Checks an OpenCL status and logs name and call site when it failed.
+ * Returns TRUE on CL_SUCCESS. */
+#define gst_cl_result(status, what) \
+    _gst_cl_result ((status), GST_CAT_DEFAULT, __FILE__, GST_FUNCTION, __LINE__, (what))
+
+/* Sets @error to "@what failed: CL_NAME (code)" unless @status is CL_SUCCESS. */
+gboolean gst_cl_set_error (cl_int status, const gchar * what, GError ** error);
+
+void gst_cl_debug_init (void);
+
+G_END_DECLS

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Separable Gaussian blur of 8-bit planes, reflect-101 border
+ * (cv2.BORDER_REFLECT_101). A plane is a byte array of width * cn bytes per
+ * row; the cn interleaved channels are blurred independently.
+ *
+ * Build options (all required):
+ *   -DKX=n -DKY=n         taps across / down (odd)
+ *   -DWX=w0,w1,...        KX taps, float literals (symmetric)
+ *   -DWY=w0,w1,...        KY taps
+ *   -DTILE_H1, -DTILE_H2, -DTILE_H4   rows per work-group of the tiled
+ *                         kernels for 1, 2 and 4 channels; 0 leaves that
+ *                         kernel out (its tile would not fit local memory)
+ *
+ * Kernels, each for cn = 1, 2, 4 (suffix _c1, _c2, _c4), same arguments:
+ *   blur_rows_cN   no local memory; each work-item writes 16 bytes of one
+ *                  row; for CPU devices (and wide kernels on GPUs).
+ *                  global = (ceil(width * cn / 16), height)
+ *   blur_tiled_cN  a work-group (32x8) stages a tile in local memory and
+ *                  writes 128 bytes x TILE_Hn rows; for GPUs.
+ *                  global = (ceil(width * cn / 128) * 32,
+ *                            ceil(height / TILE_Hn) * 8), local = (32, 8)
+ */
+
+#define RX (KX / 2)
+#define RY (KY / 2)
+#define VW 16                   /* bytes per work-item, blur_rows */
+#define TW 128                  /* bytes per tile row, blur_tiled */
+
+__constant float wx[KX] = { WX };
+__constant float wy[KY] = { WY };
+
+/* Reflect-101 for any p and n >= 1, also far outside (tiny planes). */
+inline int
+reflect101 (int p, int n)
+{
+  if ((uint) p < (uint) n)
+    return p;
+  if (n == 1)
+    return 0;
+  const int period = 2 * n - 2;
+  p = abs (p) % period;
+  return p < n ? p : period - p;
+}
+
+/* Byte index q of a row of n pixels of cn channels, reflected per pixel. */
+inline int
+reflect_byte (int q, int n, int cn)
+{
+  const int shift = cn == 4 ? 2 : cn == 2 ? 1 : 0;
+  return (reflect101 (q >> shift, n) << shift) | (q & (cn - 1));
+}
+
+#define BLUR_ARGS \
+    __global const uchar * restrict src, uint src_off, int src_stride, \
+    __global uchar * restrict dst, uint dst_off, int dst_stride, \
+    int width, int height
+#define BLUR_PASS src, src_off, src_stride, dst, dst_off, dst_stride, width, height
+
+inline void
+store_bytes (__global uchar * d, const uchar * v, int n)
+{
+  for (int i = 0; i < n; i++)
+    d[i] = v[i];
+}
+
+/* ---- row-wise: vertical pass into a private segment, then across ----- */
+
+#define SEG_VECS(cn) ((VW + 2 * RX * (cn) + 15) / 16)
+
+inline void
+blur_rows (const int cn, BLUR_ARGS)
+{
+  const int xb = get_global_id (0) * VW;
+  const int y = get_global_id (1);
+  const int wb = width * cn;
+  if (xb >= wb || y >= height)
+    return;
+
+  const int rxb = RX * cn;
+  const int x0 = xb - rxb;
+  const int nv = SEG_VECS (cn);
+  const bool inside = x0 >= 0 && x0 + nv * 16 <= wb;
+  float16 seg[SEG_VECS (4)];
+
+  for (int v = 0; v < nv; v++)
+    seg[v] = 0.0f;
+  for (int k = 0; k < KY; k++) {
+    __global const uchar *row =
+        src + src_off + reflect101 (y + k - RY, height) * src_stride;
+    const float w = wy[k];
+    if (inside) {
+      for (int v = 0; v < nv; v++)
+        seg[v] += w * convert_float16 (vload16 (0, row + x0 + 16 * v));
+    } else {
+      float *f = (float *) seg;
+      for (int i = 0; i < nv * 16; i++)
+        f[i] += w * row[reflect_byte (x0 + i, width, cn)];
+    }
+  }
+
+  const float *f = (const float *) seg;
+  float16 acc = wx[RX] * vload16 (0, f + rxb);
+  for (int j = 0; j < RX; j++)
+    acc += wx[j] * (vload16 (0, f + j * cn) + vload16 (0, f + (KX - 1 - j) * cn));
+
+  const uchar16 out = convert_uchar16_sat_rte (acc);
+  __global uchar *d = dst + dst_off + y * dst_stride + xb;
+  if (xb + VW <= wb) {
+    vstore16 (out, 0, d);
+  } else {
+    uchar tmp[16];
+    vstore16 (out, 0, tmp);
+    store_bytes (d, tmp, wb - xb);
+  }
+}
+
+__kernel void blur_rows_c1 (BLUR_ARGS) { blur_rows (1, BLUR_PASS); }
+__kernel void blur_rows_c2 (BLUR_ARGS) { blur_rows (2, BLUR_PASS); }
+__kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
+
+/* ---- tiled: stage tile + halo in local memory, across, then down ------ */
+
+#define TILE_COLS(cn) (TW + 2 * RX * (cn))
+#define TILE_ROWS(th) ((th) + 2 * RY)
+
+inline void
+blur_tiled (const int cn, const int tile_h, __local uchar * tile,
+    __local float * hs, BLUR_ARGS)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int lid = ly * 32 + lx;
+  const int wb = width * cn;
+  const int rxb = RX * cn;
+  const int tcols = TILE_COLS (cn);
+  const int trows = TILE_ROWS (tile_h);
+  const int gx0 = get_group_id (0) * TW;
+  const int gy0 = get_group_id (1) * tile_h;
+  __global const uchar *s = src + src_off;
+
+  for (int i = lid; i < trows * tcols; i += 256) {
+    const int r = i / tcols, c = i - r * tcols;
+    const int yy = reflect101 (gy0 + r - RY, height);
+    const int q = gx0 + c - rxb;
+    const int xx = (uint) q < (uint) wb ? q : reflect_byte (q, width, cn);
+    tile[i] = s[yy * src_stride + xx];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  for (int r = ly; r < trows; r += 8) {
+    __local const uchar *t = tile + r * tcols + 4 * lx;
+    float4 acc = wx[RX] * convert_float4 (vload4 (0, t + rxb));
+    for (int j = 0; j < RX; j++)
+      acc += wx[j] * (convert_float4 (vload4 (0, t + j * cn)) +
+          convert_float4 (vload4 (0, t + (KX - 1 - j) * cn)));
+    vstore4 (acc, 0, hs + r * TW + 4 * lx);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int xb = gx0 + 4 * lx;
+  if (xb >= wb)
+    return;
+  for (int rr = ly; rr < tile_h; rr += 8) {
+    const int y = gy0 + rr;
+    if (y >= height)
+      break;
+    __local const float *h = hs + rr * TW + 4 * lx;
+    float4 acc = wy[RY] * vload4 (0, h + RY * TW);
+    for (int j = 0; j < RY; j++)
+      acc += wy[j] * (vload4 (0, h + j * TW) + vload4 (0, h + (KY - 1 - j) * TW));
+    const uchar4 out = convert_uchar4_sat_rte (acc);
+    __global uchar *d = dst + dst_off + y * dst_stride + xb;
+    if (xb + 4 <= wb) {
+      vstore4 (out, 0, d);
+    } else {
+      uchar tmp[4];
+      vstore4 (out, 0, tmp);
+      store_bytes (d, tmp, wb - xb);
+    }
+  }
+}
+
+#define DEFINE_TILED(cn, th) \
+__kernel __attribute__ ((reqd_work_group_size (32, 8, 1))) \
+void blur_tiled_c##cn (BLUR_ARGS) \
+{ \
+  __local uchar tile[TILE_ROWS (th) * TILE_COLS (cn)]; \
+  __local float hs[TILE_ROWS (th) * TW]; \
+  blur_tiled (cn, th, tile, hs, BLUR_PASS); \
+}
+
+#if TILE_H1 > 0
+DEFINE_TILED (1, TILE_H1)
+#endif
+#if TILE_H2 > 0
+DEFINE_TILED (2, TILE_H2)
+#endif
+#if TILE_H4 > 0
+DEFINE_TILED (4, TILE_H4)
+#endif

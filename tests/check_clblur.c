@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* GstCheck tests of clblur: every format against the C reference, property
+ * ranges, renegotiation, refused caps, foreign input (copied and wrapped),
+ * passthrough, the program cache, counters over 300 frames, device errors. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsink.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gstclref.h"
+
+static const gchar *formats[] = {
+  "GRAY8", "NV12", "I420", "RGBA", "BGRA", "RGBx", "BGRx",
+};
+
+static guint32 seed = 1;
+
+static void
+fill_random (GstBuffer * buf)
+{
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    map.data[i] = seed >> 24;
+  }
+  gst_buffer_unmap (buf, &map);
+}
+
+static gint64
+stat_of (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  gint64 v = -1;
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL, "no stats");
+  fail_unless (gst_structure_get_int64 (s, field, &v), "no %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Compares every plane of @out with the reference blur of @in. */
+static void
+assert_blurred (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
+    gdouble sigma, gdouble sigma_y, gint ksize)
+{
+  GstVideoFrame fi, fo;
+
+  fail_unless (gst_video_frame_map (&fi, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, info, out, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fi); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info->finfo, p, comp);
+    gint sub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
+    gint w = GST_VIDEO_FRAME_COMP_WIDTH (&fi, comp[0]);
+    gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&fi, comp[0]);
+    gint cn = GST_VIDEO_FRAME_COMP_PSTRIDE (&fi, comp[0]);
+    gdouble sx = sigma / (1 << sub), sy = (sigma_y > 0 ? sigma_y : sigma) /
+        (1 << sub);
+    gint kx = ksize > 0 ? (MAX (ksize >> sub, 1) | 1) :
+        gst_cl_gaussian_ksize (sx);
+    gint ky = ksize > 0 ? (MAX (ksize >> sub, 1) | 1) :
+        gst_cl_gaussian_ksize (sy);
+    gdouble *tx = g_new (gdouble, kx), *ty = g_new (gdouble, ky);
+    guint8 *ref = g_malloc ((gsize) w * cn * h);
+    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&fi, p);
+    const guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&fo, p);
+    gint ss = GST_VIDEO_FRAME_PLANE_STRIDE (&fi, p);
+    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&fo, p);
+    gint maxdiff = 0;
+
+    gst_cl_gaussian_taps (kx, sx, tx);
+    gst_cl_gaussian_taps (ky, sy, ty);
+    gst_cl_ref_blur_plane (src, ss, ref, w * cn, w, h, cn, tx, kx, ty, ky);
+    for (gint y = 0; y < h; y++)
+      for (gint x = 0; x < w * cn; x++)
+        maxdiff = MAX (maxdiff, abs (dst[y * ds + x] - ref[y * w * cn + x]));
+    fail_unless (maxdiff <= 1, "%s %dx%d plane %u: max diff %d",
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), p, maxdiff);
+    g_free (tx);
+    g_free (ty);
+    g_free (ref);
+  }
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+}
+
+/* A harness around a bare clblur (not a bin), configured by @props. */
+static GstHarness *
+new_blur (const gchar * props)
+{
+  GstElement *e = gst_element_factory_make ("clblur", NULL);
+  GstHarness *h;
+  gchar **kv = g_strsplit (props, " ", -1);
+
+  for (gchar ** p = kv; *p; p++) {
+    gchar **pair = g_strsplit (*p, "=", 2);
+    if (pair[0] && pair[1])
+      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
+    g_strfreev (pair);
+  }
+  g_strfreev (kv);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
+static GstCaps *
+make_caps (const gchar * format, gint w, gint h)
+{
+  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
+      "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate",
+      GST_TYPE_FRACTION, 30, 1, NULL);
+}
+
+static void
+push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
+    gdouble sigma, gdouble sigma_y, gint ksize)
+{
+  GstCaps *caps = make_caps (format, w, ht);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fill_random (in);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  assert_blurred (in, out, &info, sigma, sigma_y, ksize);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+GST_START_TEST (test_every_format_matches_reference)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstHarness *h = new_blur ("sigma=1.5");
+    push_and_check (h, formats[i], 64, 48, 1.5, 0, 0);
+    push_and_check (h, formats[i], 33, 17, 1.5, 0, 0);
+    push_and_check (h, formats[i], 1, 1, 1.5, 0, 0);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_sigma_y_and_kernel_size)
+{
+  GstHarness *h = new_blur ("sigma=0.7 sigma-y=2.0");
+  push_and_check (h, "NV12", 50, 30, 0.7, 2.0, 0);
+  gst_harness_teardown (h);
+
+  h = new_blur ("sigma=0 kernel-size=9");
+  push_and_check (h, "I420", 40, 22, 0, 0, 9);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_property_changes_while_playing)
+{
+  GstHarness *h = new_blur ("sigma=1.0");
+  push_and_check (h, "GRAY8", 40, 30, 1.0, 0, 0);
+  g_object_set (h->element, "sigma", 3.0, NULL);
+  push_and_check (h, "GRAY8", 40, 30, 3.0, 0, 0);
+  g_object_set (h->element, "kernel-size", 5, NULL);
+  push_and_check (h, "GRAY8", 40, 30, 3.0, 0, 5);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make ("clblur", NULL);
+  gdouble sigma, sigma_y;
+  gint k;
+  gchar *dev = NULL;
+
+  g_object_get (e, "sigma", &sigma, "sigma-y", &sigma_y, "kernel-size", &k,
+      "device", &dev, NULL);
+  fail_unless_equals_float (sigma, 1.0);
+  fail_unless_equals_float (sigma_y, 0.0);
+  fail_unless_equals_int (k, 0);
+  g_free (dev);
+
+  /* Even sizes are raised to the next odd one. */
+  g_object_set (e, "kernel-size", 4, NULL);
+  g_object_get (e, "kernel-size", &k, NULL);
+  fail_unless_equals_int (k, 5);
+
+  /* Out of range values are refused by the param spec: value unchanged. */
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "sigma");
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, 1000.0);
+  fail_unless (g_param_value_validate (ps, &v), "1000 should be clamped");
+  fail_unless_equals_float (g_value_get_double (&v), 42.0);
+  g_value_unset (&v);
+  fail_unless (G_PARAM_SPEC_INT (g_object_class_find_property
+          (G_OBJECT_GET_CLASS (e), "kernel-size"))->maximum == 255);
+
+  g_object_get (e, "current-device", &dev, NULL);
+  fail_unless (dev == NULL, "no device before start");
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_renegotiation)
+{
+  GstHarness *h = new_blur ("sigma=2.0");
+  push_and_check (h, "GRAY8", 64, 48, 2.0, 0, 0);
+  push_and_check (h, "NV12", 80, 62, 2.0, 0, 0);
+  push_and_check (h, "RGBA", 31, 9, 2.0, 0, 0);
+  push_and_check (h, "GRAY8", 64, 48, 2.0, 0, 0);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_unsupported_caps_refused)
+{
+  GstHarness *h = new_blur ("");
+  GstCaps *caps = make_caps ("YUY2", 64, 48);
+  GstCaps *templ = gst_pad_get_pad_template_caps (h->element->sinkpads->data);
+
+  fail_if (gst_caps_can_intersect (caps, templ));
+  gst_caps_unref (templ);
+  gst_harness_set_src_caps (h, caps);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              64 * 48 * 2, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Memory that is neither OpenCL memory nor 4096-byte aligned: copied once. */
+GST_START_TEST (test_foreign_unaligned_input)
+{
+  GstHarness *h = new_blur ("sigma=1.2 device=cpu");
+  GstCaps *caps = make_caps ("NV12", 64, 36);
+  GstVideoInfo info;
+
+  gst_video_info_from_caps (&info, caps);
+  gst_harness_set_src_caps (h, caps);
+  for (gint i = 0; i < 5; i++) {
+    guint8 *mem = g_malloc (info.size + 4096 + 1);
+    guint8 *data = mem + 1 + (4096 - ((guintptr) (mem + 1)) % 4096) % 4096 + 3;
+    GstBuffer *in = gst_buffer_new_wrapped_full (0, data, info.size, 0,
+        info.size, mem, g_free), *out;
+    fill_random (in);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    assert_blurred (in, out, &info, 1.2, 0, 0);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (stat_of (h->element, "frame-copies"), 5);
+  fail_unless_equals_int (stat_of (h->element, "wrapped-inputs"), 0);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Aligned foreign memory is used in place on a device sharing host memory. */
+GST_START_TEST (test_foreign_aligned_input_wrapped)
+{
+  GstHarness *h = new_blur ("sigma=1.2 device=cpu");
+  GstCaps *caps = make_caps ("GRAY8", 128, 64);
+  GstVideoInfo info;
+
+  gst_video_info_from_caps (&info, caps);
+  gst_harness_set_src_caps (h, caps);
+  for (gint i = 0; i < 5; i++) {
+    guint8 *data = g_aligned_alloc (1, info.size, 4096);
+    GstBuffer *in = gst_buffer_new_wrapped_full (0, data, info.size, 0,
+        info.size, data, g_aligned_free), *out;
+    fill_random (in);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    assert_blurred (in, out, &info, 1.2, 0, 0);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (stat_of (h->element, "wrapped-inputs"), 5);
+  fail_unless_equals_int (stat_of (h->element, "frame-copies"), 0);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_identity_is_passthrough)
+{
+  GstHarness *h = new_blur ("sigma=0");
+  GstBuffer *in, *out;
+
+  gst_harness_set_src_caps (h, make_caps ("GRAY8", 16, 16));
+  in = gst_buffer_new_allocate (NULL, 256, NULL);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out == in, "sigma=0 must pass the buffer through");
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+          (h->element)));
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+static GstElement *
+run_pipeline (const gchar * desc, GstElement ** blur, gchar ** error_text)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (pipe != NULL, "%s", err ? err->message : "parse");
+  *blur = gst_bin_get_by_name (GST_BIN (pipe), "blur");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (pipe);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "pipeline timed out");
+  if (error_text) {
+    *error_text = NULL;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gchar *dbg = NULL;
+      gst_message_parse_error (msg, &err, &dbg);
+      *error_text = g_strdup_printf ("%s | %s", err->message, dbg);
+      g_clear_error (&err);
+      g_free (dbg);
+    }
+  } else {
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  return pipe;
+}
+
+static void
+stop_pipeline (GstElement * pipe, GstElement * blur)
+{
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (blur);
+  gst_object_unref (pipe);
+}
+
+/* 300 frames: nothing built after start, a bounded number of buffers, no
+ * frame copied, and at most two host waits per frame (producer write-map,
+ * consumer read-map). */
+GST_START_TEST (test_counters_300_frames)
+{
+  const gchar *desc = "videotestsrc num-buffers=300 pattern=ball ! "
+      "video/x-raw,format=NV12,width=320,height=240 ! "
+      "clblur name=blur sigma=1.3 device=cpu ! appsink name=sink sync=false";
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  GstElement *blur = gst_bin_get_by_name (GST_BIN (pipe), "blur");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  gint64 built_at_start, frames = 0;
+  GstSample *sample;
+
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
+          GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
+  built_at_start = stat_of (blur, "program-builds") +
+      stat_of (blur, "program-cache-loads");
+  fail_unless (built_at_start >= 1, "programs must be ready at start");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+    /* A CPU consumer: it maps every frame, as a non-OpenCL element does. */
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+    frames++;
+  }
+  fail_unless_equals_int (frames, 300);
+  fail_unless_equals_int (stat_of (blur, "program-builds") +
+      stat_of (blur, "program-cache-loads"), built_at_start);
+  fail_unless (stat_of (blur, "buffers-allocated") <= 16,
+      "%" G_GINT64_FORMAT " buffers for 300 frames",
+      stat_of (blur, "buffers-allocated"));
+  fail_unless_equals_int (stat_of (blur, "frame-copies"), 0);
+  fail_unless_equals_int (stat_of (blur, "uploads"), 0);
+  fail_unless_equals_int (stat_of (blur, "downloads"), 0);
+  fail_unless (stat_of (blur, "host-waits") <= 2 * 300 + 10,
+      "%" G_GINT64_FORMAT " host waits", stat_of (blur, "host-waits"));
+  gst_object_unref (sink);
+  stop_pipeline (pipe, blur);
+}
+GST_END_TEST;
+
+static gchar *
+first_cache_file (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name = d ? g_dir_read_name (d) : NULL;
+  gchar *path = name ? g_build_filename (dir, name, NULL) : NULL;
+  if (d)
+    g_dir_close (d);
+  return path;
+}
+
+/* First run builds, second loads binaries, a corrupt entry is rebuilt. */
+GST_START_TEST (test_program_cache)
+{
+  gchar *dir = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+  const gchar *desc = "videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! "
+      "clblur name=blur sigma=1.7 ! fakesink";
+  GstElement *pipe, *blur;
+  gchar *entry, *data;
+  gsize len;
+
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+
+  pipe = run_pipeline (desc, &blur, NULL);
+  fail_unless (stat_of (blur, "program-builds") >= 1);
+  fail_unless_equals_int (stat_of (blur, "program-cache-loads"), 0);
+  stop_pipeline (pipe, blur);
+
+  pipe = run_pipeline (desc, &blur, NULL);
+  fail_unless_equals_int (stat_of (blur, "program-builds"), 0);
+  fail_unless (stat_of (blur, "program-cache-loads") >= 1);
+  stop_pipeline (pipe, blur);
+
+  /* Flip a byte in the middle of every entry: the checksum catches it. */
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  while ((name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+    fail_unless (g_file_get_contents (path, &data, &len, NULL));
+    data[len / 2] ^= 0x5a;
+    fail_unless (g_file_set_contents (path, data, len, NULL));
+    g_free (data);
+    g_free (path);
+  }
+  g_dir_close (d);
+  pipe = run_pipeline (desc, &blur, NULL);
+  fail_unless (stat_of (blur, "program-builds") >= 1);
+  fail_unless_equals_int (stat_of (blur, "program-cache-loads"), 0);
+  stop_pipeline (pipe, blur);
+
+  /* A truncated entry too. */
+  entry = first_cache_file (dir);
+  fail_unless (entry != NULL);
+  fail_unless (g_file_set_contents (entry, "GSTCLBIN", 8, NULL));
+  pipe = run_pipeline (desc, &blur, NULL);
+  fail_unless (stat_of (blur, "program-builds") >= 1);
+  stop_pipeline (pipe, blur);
+
+  g_free (entry);
+  g_unsetenv ("GST_CL_CACHE_DIR");
+  entry = first_cache_file (dir);
+  while (entry) {
+    g_unlink (entry);
+    g_free (entry);
+    entry = first_cache_file (dir);
+  }
+  g_rmdir (dir);
+  g_free (dir);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_unknown_device_lists_devices)
+{
+  GstElement *blur;
+  gchar *text;
+  GstElement *pipe = run_pipeline ("videotestsrc num-buffers=1 ! "
+      "clblur name=blur device=no-such-device ! fakesink", &blur, &text);
+
+  fail_unless (text != NULL, "expected an error");
+  fail_unless (strstr (text, "no OpenCL device matches \"no-such-device\""),
+      "%s", text);
+  fail_unless (strstr (text, "available devices: 0.0"), "%s", text);
+  g_free (text);
+  stop_pipeline (pipe, blur);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_device_selection)
+{
+  const gchar *requests[] = { "auto", "cpu", "0.0" };
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++) {
+    GstHarness *h = new_blur ("");
+    gchar *dev = NULL;
+    g_object_set (h->element, "device", requests[i], NULL);
+    gst_harness_play (h);
+    g_object_get (h->element, "current-device", &dev, NULL);
+    fail_unless (dev != NULL && g_str_has_prefix (dev, "0."), "%s -> %s",
+        requests[i], dev);
+    g_free (dev);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST;
+
+/* Two cl elements share one context (one queue). */
+GST_START_TEST (test_context_shared)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "clblur name=a ! clblur name=b ! fakesink", NULL);
+  GstElement *a = gst_bin_get_by_name (GST_BIN (pipe), "a");
+  GstElement *b = gst_bin_get_by_name (GST_BIN (pipe), "b");
+
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
+  GstContext *ctx = gst_element_get_context (a, "gst.cl.context");
+  GstContext *ctx_b = gst_element_get_context (b, "gst.cl.context");
+  fail_unless (ctx != NULL, "a has no context");
+  fail_unless (ctx_b != NULL, "b has no context");
+  const GValue *va = gst_structure_get_value (gst_context_get_structure (ctx),
+      "context");
+  const GValue *vb =
+      gst_structure_get_value (gst_context_get_structure (ctx_b), "context");
+  fail_unless (g_value_get_object (va) == g_value_get_object (vb));
+  gst_context_unref (ctx);
+  gst_context_unref (ctx_b);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
+static Suite *
+clblur_suite (void)
+{
+  Suite *s = suite_create ("clblur");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_every_format_matches_reference);
+  tcase_add_test (tc, test_sigma_y_and_kernel_size);
+  tcase_add_test (tc, test_property_changes_while_playing);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_renegotiation);
+  tcase_add_test (tc, test_unsupported_caps_refused);
+  tcase_add_test (tc, test_foreign_unaligned_input);
+  tcase_add_test (tc, test_foreign_aligned_input_wrapped);
+  tcase_add_test (tc, test_identity_is_passthrough);
+  tcase_add_test (tc, test_counters_300_frames);
+  tcase_add_test (tc, test_program_cache);
+  tcase_add_test (tc, test_unknown_device_lists_devices);
+  tcase_add_test (tc, test_device_selection);
+  tcase_add_test (tc, test_context_shared);
+  return s;
+}
+
+GST_CHECK_MAIN (clblur);
