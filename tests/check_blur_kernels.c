@@ -120,8 +120,7 @@ check_one (GstCLContext * ctx, GstCLBlurProgram * prog, const Params * pr,
     n_failed++;
     g_printerr ("FAIL %s %s: %dx%d cn=%d sigma=%.2f/%.2f ksize=%d (taps %dx%d)"
         " %s stride=%d: status=%d max diff %d at byte (%d,%d)%s\n",
-        ctx->device->name, prog->variant == GST_CL_BLUR_TILED ? "tiled" :
-        "rows", sz->width, sz->height, cn, pr->sx, pr->sy, pr->ksize,
+        ctx->device->name, gst_cl_blur_variant_name (prog->variant), sz->width, sz->height, cn, pr->sx, pr->sy, pr->ksize,
         prog->taps.kx, prog->taps.ky, structured ? "structured" : "random",
         sp.stride, status, maxdiff, bad_x, bad_y,
         guard_ok ? "" : ", wrote outside the plane");
@@ -150,7 +149,7 @@ main (int argc, char **argv)
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     g_assert_no_error (err);
 
-    for (gint variant = GST_CL_BLUR_ROWS; variant <= GST_CL_BLUR_TILED;
+    for (gint variant = GST_CL_BLUR_ROWS; variant < GST_CL_BLUR_N_VARIANTS;
         variant++) {
       for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
         const Params *pr = &params[pi];
@@ -175,8 +174,7 @@ main (int argc, char **argv)
             check_one (ctx, &prog, pr, &sizes[si], cn, TRUE);
           }
         g_print ("%s %-5s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles %d/%d/%d:"
-            " %s\n", dev->name, variant == GST_CL_BLUR_TILED ? "tiled" :
-            "rows", pr->sx, pr->sy, pr->ksize, taps.kx, taps.ky,
+            " %s\n", dev->name, gst_cl_blur_variant_name (variant), pr->sx, pr->sy, pr->ksize, taps.kx, taps.ky,
             prog.tile_h[0], prog.tile_h[1], prog.tile_h[2],
             n_failed == before ? "ok" : "FAILED");
         gst_cl_blur_program_clear (&prog);

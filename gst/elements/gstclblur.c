@@ -120,8 +120,7 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
             gst_cl_blur_preferred_variant (ctx->device, &taps), error))
       return FALSE;
     GST_DEBUG_OBJECT (self, "plane kind %d: %dx%d taps, %s", kind, taps.kx,
-        taps.ky, self->programs[kind].variant == GST_CL_BLUR_TILED ?
-        "tiled" : "rows");
+        taps.ky, gst_cl_blur_variant_name (self->programs[kind].variant));
   }
   return TRUE;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #define TILE_W 128
+#define BAND_H 8
 #define TILE_HEIGHTS { 32, 16, 8 }
 
 static gint
@@ -54,11 +55,20 @@ tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn)
   return 0;
 }
 
+const gchar *
+gst_cl_blur_variant_name (GstCLBlurVariant variant)
+{
+  static const gchar *names[] = { "rows", "tiled", "bands" };
+  return variant < GST_CL_BLUR_N_VARIANTS ? names[variant] : "?";
+}
+
 GstCLBlurVariant
 gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
     const GstCLBlurTaps * taps)
 {
-  if (dev->is_gpu && tile_height (dev, taps, 4) > 0)
+  if (!dev->is_gpu)
+    return GST_CL_BLUR_BANDS;
+  if (tile_height (dev, taps, 4) > 0)
     return GST_CL_BLUR_TILED;
   return GST_CL_BLUR_ROWS;
 }
@@ -100,7 +110,8 @@ gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
     cl_int status;
     gboolean tiled = variant == GST_CL_BLUR_TILED && prog->tile_h[i] > 0;
 
-    g_snprintf (name, sizeof (name), "blur_%s_c%d", tiled ? "tiled" : "rows",
+    g_snprintf (name, sizeof (name), "blur_%s_c%d",
+        variant == GST_CL_BLUR_BANDS ? "bands" : tiled ? "tiled" : "rows",
         cns[i]);
     prog->kernels[i] = clCreateKernel (prog->program, name, &status);
     if (!gst_cl_set_error (status, name, error)) {
@@ -149,6 +160,13 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->height);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
+
+  if (prog->variant == GST_CL_BLUR_BANDS) {
+    global[0] = (wb + 15) / 16;
+    global[1] = (sp->height + BAND_H - 1) / BAND_H;
+    return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+        event);
+  }
 
   if (prog->tile_h[i] > 0) {
     global[0] = (wb + TILE_W - 1) / TILE_W * 32;

@@ -18,9 +18,14 @@ typedef struct
 
 typedef enum
 {
-  GST_CL_BLUR_ROWS,             /* no local memory: CPUs, wide kernels */
+  GST_CL_BLUR_ROWS,             /* 16 bytes per work-item, no local memory:
+                                 * GPUs, for kernels too wide for tiles */
   GST_CL_BLUR_TILED,            /* local-memory tiles: GPUs */
+  GST_CL_BLUR_BANDS,            /* 16 columns x 8 rows per work-item: CPUs */
+  GST_CL_BLUR_N_VARIANTS
 } GstCLBlurVariant;
+
+const gchar *gst_cl_blur_variant_name (GstCLBlurVariant variant);
 
 /* Channel counts the kernels exist for, index 0..2 <-> 1, 2, 4 channels. */
 #define GST_CL_BLUR_N_CN 3

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Kernel times of the blur variants on every OpenCL device, from profiling
+ * events, beside the device's floor (a plain read+write kernel over the same
+ * bytes, as ../shared/tools/cllimits.c measures) and the C reference. A
+ * report, never a test: it prints figures and ratios.
+ * Usage: bench_kernels [WIDTH HEIGHT [SIGMA [ITERATIONS]]] */
+#include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
+#include "elements/gstclblurkernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *copy_src =
+    "__kernel void copy16 (__global const uchar16 * restrict s,"
+    " __global uchar16 * restrict d) { size_t i = get_global_id (0);"
+    " d[i] = s[i]; }";
+
+static gdouble
+event_ms (cl_event ev)
+{
+  cl_ulong t0 = 0, t1 = 0;
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
+      NULL);
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+      NULL);
+  return (t1 - t0) / 1e6;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median kernel time of @iters launches made by @launch. */
+typedef cl_int (*Launch) (gpointer data, cl_event * ev);
+
+static gdouble
+median_ms (GstCLContext * ctx, Launch launch, gpointer data, gint iters)
+{
+  gdouble *t = g_new (gdouble, iters), med;
+  for (gint i = -3; i < iters; i++) {
+    cl_event ev = NULL;
+    if (launch (data, &ev) != CL_SUCCESS)
+      return -1;
+    clWaitForEvents (1, &ev);
+    if (i >= 0)
+      t[i] = event_ms (ev);
+    clReleaseEvent (ev);
+  }
+  qsort (t, iters, sizeof (gdouble), cmp_double);
+  med = t[iters / 2];
+  g_free (t);
+  return med;
+}
+
+typedef struct
+{
+  GstCLContext *ctx;
+  GstCLBlurProgram *prog;
+  cl_kernel copy;
+  cl_mem src, dst;
+  GstCLPlane plane;
+  size_t n16;
+} Job;
+
+static cl_int
+launch_blur (gpointer data, cl_event * ev)
+{
+  Job *j = data;
+  return gst_cl_blur_program_enqueue (j->prog, j->ctx->queue, j->src,
+      &j->plane, j->dst, &j->plane, ev);
+}
+
+static cl_int
+launch_copy (gpointer data, cl_event * ev)
+{
+  Job *j = data;
+  clSetKernelArg (j->copy, 0, sizeof (cl_mem), &j->src);
+  clSetKernelArg (j->copy, 1, sizeof (cl_mem), &j->dst);
+  return clEnqueueNDRangeKernel (j->ctx->queue, j->copy, 1, NULL, &j->n16,
+      NULL, 0, NULL, ev);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint width = argc > 2 ? atoi (argv[1]) : 1920;
+  gint height = argc > 2 ? atoi (argv[2]) : 1080;
+  gdouble sigma = argc > 3 ? g_ascii_strtod (argv[3], NULL) : 1.1;
+  gint iters = argc > 4 ? atoi (argv[4]) : 30;
+  const gchar *only = argc > 5 ? argv[5] : NULL;      /* a variant name */
+  const GPtrArray *devices;
+  GError *err = NULL;
+
+  gst_init (&argc, &argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_printerr ("%s\n", err->message);
+    return 77;
+  }
+
+  g_print ("blur %dx%d sigma %.2f (kernel %d), median of %d, times in ms\n",
+      width, height, sigma, gst_cl_gaussian_ksize (sigma), iters);
+  g_print ("%-44s %4s %-6s %9s %9s %7s\n", "device", "cn", "variant",
+      "kernel", "floor", "ratio");
+
+  for (guint di = 0; di < devices->len; di++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+    cl_int status;
+    cl_program copy_prog;
+    Job job = { .ctx = ctx };
+
+    g_assert_no_error (err);
+    copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
+        &status);
+    clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
+    job.copy = clCreateKernel (copy_prog, "copy16", &status);
+
+    for (gint cn = 1; cn <= 4; cn *= 2) {
+      gsize bytes = (gsize) width * cn * height;
+      guint8 *host = g_malloc (bytes);
+      for (gsize i = 0; i < bytes; i++)
+        host[i] = g_random_int () >> 24;
+      job.src = clCreateBuffer (ctx->context,
+          CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &status);
+      job.dst = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+          &status);
+      job.plane = (GstCLPlane) {
+      0, width * cn, width, height, cn};
+      job.n16 = bytes / 16;
+      gdouble floor_ms = median_ms (ctx, launch_copy, &job, iters);
+
+      for (gint v = GST_CL_BLUR_ROWS; v < GST_CL_BLUR_N_VARIANTS; v++) {
+        GstCLBlurTaps taps;
+        if (only && strcmp (only, gst_cl_blur_variant_name (v)))
+          continue;
+        GstCLBlurProgram prog;
+        gst_cl_blur_taps_compute (&taps, sigma, sigma, 0, 0, 0);
+        if (!gst_cl_blur_program_init (&prog, ctx, &taps, v, &err)) {
+          g_printerr ("%s\n", err->message);
+          g_clear_error (&err);
+          continue;
+        }
+        job.prog = &prog;
+        gdouble ms = median_ms (ctx, launch_blur, &job, iters);
+        g_print ("%-44.44s %4d %-6s %9.3f %9.3f %6.2fx%s\n", dev->name, cn,
+            gst_cl_blur_variant_name (v), ms, floor_ms,
+            ms / floor_ms, v == (gint) gst_cl_blur_preferred_variant (dev,
+                &taps) ? "  (used)" : "");
+        gst_cl_blur_program_clear (&prog);
+      }
+      clReleaseMemObject (job.src);
+      clReleaseMemObject (job.dst);
+      g_free (host);
+    }
+    clReleaseKernel (job.copy);
+    clReleaseProgram (copy_prog);
+    gst_object_unref (ctx);
+  }
+  return 0;
+}
