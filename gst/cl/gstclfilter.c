@@ -100,7 +100,8 @@ gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
   size_t rounded[3];
 
   for (guint i = 0; i < dims; i++)
-    rounded[i] = local ? GST_ROUND_UP_N (global[i], local[i]) : global[i];
+    rounded[i] = local ? (global[i] + local[i] - 1) / local[i] * local[i] :
+        global[i];
   return clEnqueueNDRangeKernel (PRIV (filter)->context->queue, kernel, dims,
       NULL, rounded, local, 0, NULL, event);
 }

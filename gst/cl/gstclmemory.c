@@ -6,6 +6,14 @@
  * map is clEnqueueMapBuffer plus one wait on its event, an unmap is queued
  * without waiting. No frame is ever copied.
  *
+ * CPU devices: the wrapped host storage is the buffer itself (the kernels
+ * run on this CPU, on these bytes), so a CPU map only waits until the last
+ * command that used the memory has completed, and queues nothing. Queued
+ * map/unmap commands cost four commands per frame on PoCL and, worse, put
+ * the producer's map of the next frame behind the current kernel in the
+ * in-order queue, so source and filter could never overlap. Every pixel
+ * test would fail if a driver kept a shadow copy.
+ *
  * Discrete GPUs: kernels work on device memory; the host side is a pinned
  * CL_MEM_ALLOC_HOST_PTR staging buffer, mapped once for the memory's life.
  * A flag says which copy is newer; GST_MAP_CL uploads (non-blocking) when
@@ -34,12 +42,6 @@ struct _GstCLAllocator
 
 G_DEFINE_TYPE (GstCLAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR);
 
-static gboolean
-is_unified (GstCLMemory * mem)
-{
-  return mem->staging == NULL;
-}
-
 static void
 replace_event (GstCLMemory * mem, cl_event event)
 {
@@ -48,6 +50,33 @@ replace_event (GstCLMemory * mem, cl_event event)
   if (mem->last_event)
     clReleaseEvent (mem->last_event);
   mem->last_event = event;
+}
+
+static gboolean
+is_unified (GstCLMemory * mem)
+{
+  return mem->staging == NULL;
+}
+
+static gboolean
+is_direct (GstCLMemory * mem)
+{
+  return (mem->context->device->type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+/* Waits until the last command that used @mem has completed. */
+static void
+wait_idle (GstCLMemory * mem)
+{
+  cl_int exec = CL_COMPLETE;
+
+  if (!mem->last_event)
+    return;
+  clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+      sizeof (exec), &exec, NULL);
+  if (exec > CL_COMPLETE)
+    gst_cl_context_wait (mem->context, mem->last_event);
+  replace_event (mem, NULL);
 }
 
 static GstMemory *
@@ -118,14 +147,7 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
   GstCLContext *ctx = mem->context;
 
   /* Host storage must outlive every queued command that uses it. */
-  if (mem->last_event) {
-    cl_int exec = CL_COMPLETE;
-    clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-        sizeof (exec), &exec, NULL);
-    if (exec > CL_COMPLETE)
-      gst_cl_context_wait (ctx, mem->last_event);
-    clReleaseEvent (mem->last_event);
-  }
+  wait_idle (mem);
   if (mem->staging) {
     clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0, NULL,
         NULL);
@@ -173,7 +195,9 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
   if (mem->cpu_maps++ > 0)
     goto done;
 
-  if (is_unified (mem)) {
+  if (is_direct (mem)) {
+    wait_idle (mem);
+  } else if (is_unified (mem)) {
     gpointer ptr = clEnqueueMapBuffer (ctx->queue, mem->buffer, CL_FALSE,
         CL_MAP_READ | CL_MAP_WRITE, 0, mem->alloc_size, 0, NULL, &ev,
         &status);
@@ -198,14 +222,9 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
     replace_event (mem, NULL);
     clReleaseEvent (ev);
     mem->state = STATE_SYNCED;
-  } else if (mem->last_event) {
+  } else {
     /* An upload may still be reading the staging memory. */
-    cl_int exec = CL_COMPLETE;
-    clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-        sizeof (exec), &exec, NULL);
-    if (exec > CL_COMPLETE)
-      gst_cl_context_wait (ctx, mem->last_event);
-    replace_event (mem, NULL);
+    wait_idle (mem);
   }
 
 done:
@@ -244,7 +263,9 @@ cl_unmap_full (GstMemory * memory, GstMapInfo * info)
 
   g_mutex_lock (&mem->lock);
   if (--mem->cpu_maps == 0) {
-    if (is_unified (mem)) {
+    if (is_direct (mem)) {
+      /* Nothing to queue: kernels read these very bytes. */
+    } else if (is_unified (mem)) {
       cl_event ev = NULL;
       if (gst_cl_result (clEnqueueUnmapMemObject (ctx->queue, mem->buffer,
                   mem->host_ptr, 0, NULL, &ev), "clEnqueueUnmapMemObject")) {

@@ -8,6 +8,12 @@
 #define BAND_H 8
 #define TILE_HEIGHTS { 32, 16, 8 }
 
+static size_t
+round_up (size_t n, size_t multiple)
+{
+  return (n + multiple - 1) / multiple * multiple;
+}
+
 static gint
 cn_index (gint cn)
 {
@@ -162,9 +168,12 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
     return CL_INVALID_KERNEL_ARGS;
 
   if (prog->variant == GST_CL_BLUR_BANDS) {
-    global[0] = (wb + 15) / 16;
-    global[1] = (sp->height + BAND_H - 1) / BAND_H;
-    return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+    /* 8x8 groups: PoCL's own choice (whole rows) left one of two cores idle
+     * on some frames; see docs/PERFORMANCE.md. */
+    local[0] = local[1] = 8;
+    global[0] = round_up ((wb + 15) / 16, local[0]);
+    global[1] = round_up ((sp->height + BAND_H - 1) / BAND_H, local[1]);
+    return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
         event);
   }
 
