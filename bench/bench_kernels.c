@@ -95,7 +95,7 @@ main (int argc, char **argv)
   gint height = argc > 2 ? atoi (argv[2]) : 1080;
   gdouble sigma = argc > 3 ? g_ascii_strtod (argv[3], NULL) : 1.1;
   gint iters = argc > 4 ? atoi (argv[4]) : 30;
-  const gchar *only = argc > 5 ? argv[5] : NULL;      /* a variant name */
+  const gchar *only = argc > 5 && *argv[5] ? argv[5] : NULL;  /* variant */
   gint ksize = argc > 6 ? atoi (argv[6]) : 0;
   const GPtrArray *devices;
   GError *err = NULL;

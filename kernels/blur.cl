@@ -123,7 +123,11 @@ __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
 
 /* ---- tiled: stage tile + halo in local memory, across, then down ------ */
 
-#define TILE_COLS(cn) (TW + 2 * RX * (cn))
+/* The tile's left halo is rounded up to 4 bytes so that tile columns keep
+ * the 4-byte alignment of the source rows: rows that are 4-byte aligned
+ * (the usual case) are then staged with 32-bit loads. */
+#define HALO_L(cn) ((RX * (cn) + 3) & ~3)
+#define TILE_COLS(cn) (TW + 2 * HALO_L (cn))
 #define TILE_ROWS(th) ((th) + 2 * RY)
 
 inline void
@@ -131,26 +135,35 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
     __local float * hs, BLUR_ARGS)
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
-  const int lid = ly * 32 + lx;
   const int wb = width * cn;
-  const int rxb = RX * cn;
+  const int rxb = RX * cn, halo = HALO_L (cn);
   const int tcols = TILE_COLS (cn);
   const int trows = TILE_ROWS (tile_h);
   const int gx0 = get_group_id (0) * TW;
   const int gy0 = get_group_id (1) * tile_h;
-  __global const uchar *s = src + src_off;
+  const int x_first = gx0 - halo;
+  /* Uniform: no column of this tile needs reflecting. */
+  const bool inside = x_first >= 0 && x_first + tcols <= wb;
 
-  for (int i = lid; i < trows * tcols; i += 256) {
-    const int r = i / tcols, c = i - r * tcols;
-    const int yy = reflect101 (gy0 + r - RY, height);
-    const int q = gx0 + c - rxb;
-    const int xx = (uint) q < (uint) wb ? q : reflect_byte (q, width, cn);
-    tile[i] = s[yy * src_stride + xx];
+  for (int r = ly; r < trows; r += 8) {
+    __global const uchar *row = src + src_off +
+        reflect101 (gy0 + r - RY, height) * src_stride;
+    __local uchar *t = tile + r * tcols;
+    if (inside && ((size_t) (row + x_first) & 3) == 0) {
+      __global const uint *row4 = (__global const uint *) (row + x_first);
+      for (int c = lx; c < tcols / 4; c += 32)
+        ((__local uint *) t)[c] = row4[c];
+    } else {
+      for (int c = lx; c < tcols; c += 32) {
+        const int q = x_first + c;
+        t[c] = row[(uint) q < (uint) wb ? q : reflect_byte (q, width, cn)];
+      }
+    }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   for (int r = ly; r < trows; r += 8) {
-    __local const uchar *t = tile + r * tcols + 4 * lx;
+    __local const uchar *t = tile + r * tcols + halo - rxb + 4 * lx;
     float4 acc = wx[RX] * convert_float4 (vload4 (0, t + rxb));
     for (int j = 0; j < RX; j++)
       acc += wx[j] * (convert_float4 (vload4 (0, t + j * cn)) +
@@ -172,7 +185,9 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
       acc += wy[j] * (vload4 (0, h + j * TW) + vload4 (0, h + (KY - 1 - j) * TW));
     const uchar4 out = convert_uchar4_sat_rte (acc);
     __global uchar *d = dst + dst_off + y * dst_stride + xb;
-    if (xb + 4 <= wb) {
+    if (xb + 4 <= wb && ((size_t) d & 3) == 0) {
+      *(__global uint *) d = as_uint (out);
+    } else if (xb + 4 <= wb) {
       vstore4 (out, 0, d);
     } else {
       uchar tmp[4];
@@ -186,9 +201,9 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
 __kernel __attribute__ ((reqd_work_group_size (32, 8, 1))) \
 void blur_tiled_c##cn (BLUR_ARGS) \
 { \
-  __local uchar tile[TILE_ROWS (th) * TILE_COLS (cn)]; \
+  __local uint tile4[TILE_ROWS (th) * TILE_COLS (cn) / 4]; \
   __local float hs[TILE_ROWS (th) * TW]; \
-  blur_tiled (cn, th, tile, hs, BLUR_PASS); \
+  blur_tiled (cn, th, (__local uchar *) tile4, hs, BLUR_PASS); \
 }
 
 #if TILE_H1 > 0

@@ -493,16 +493,21 @@ GST_START_TEST (test_device_selection)
 {
   const gchar *requests[] = { "auto", "cpu", "0.0" };
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++) {
-    GstHarness *h = new_blur ("");
+    /* Set before the harness starts the element: the device is chosen at
+     * start. */
+    gchar *props = g_strdup_printf ("device=%s", requests[i]);
+    GstHarness *h = new_blur (props);
     gchar *dev = NULL;
-    g_object_set (h->element, "device", requests[i], NULL);
-    gst_harness_play (h);
     g_object_get (h->element, "current-device", &dev, NULL);
     fail_unless (dev != NULL && strstr (dev, " ("), "%s -> %s", requests[i],
         dev);
     if (!strcmp (requests[i], "cpu"))
-      fail_unless (strstr (dev, "(CPU,") != NULL, "%s", dev);
+      fail_unless (strstr (dev, "(CPU,") != NULL, "device=%s ran on %s",
+          requests[i], dev);
+    if (!strcmp (requests[i], "0.0"))
+      fail_unless (g_str_has_prefix (dev, "0.0 "), "%s", dev);
     g_free (dev);
+    g_free (props);
     gst_harness_teardown (h);
   }
 }

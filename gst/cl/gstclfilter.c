@@ -677,6 +677,11 @@ gst_cl_filter_set_property (GObject * object, guint prop_id,
       g_free (priv->device_request);
       priv->device_request = g_value_dup_string (value);
       GST_OBJECT_UNLOCK (object);
+      if (priv->context)
+        GST_WARNING_OBJECT (object, "device \"%s\" takes effect when the "
+            "element next starts (it runs on %s now)",
+            priv->device_request ? priv->device_request : "(default)",
+            priv->context->device->name);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -53,8 +53,8 @@ tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn)
     return 0;
   for (guint i = 0; i < G_N_ELEMENTS (heights); i++) {
     guint64 rows = heights[i] + 2 * (taps->ky / 2);
-    guint64 bytes = rows * (TILE_W + 2 * (taps->kx / 2) * cn) +
-        rows * TILE_W * sizeof (gfloat);
+    guint64 halo = ((taps->kx / 2) * cn + 3) & ~3;
+    guint64 bytes = rows * (TILE_W + 2 * halo) + rows * TILE_W * sizeof (gfloat);
     if (bytes <= budget)
       return heights[i];
   }
