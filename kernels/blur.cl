@@ -19,11 +19,6 @@
  *                  writes 128 bytes x TILE_Hn rows; for GPUs.
  *                  global = (ceil(width * cn / 128) * 32,
  *                            ceil(height / TILE_Hn) * 8), local = (32, 8)
- *   blur_columns_cN  (only where RX * cn <= 4) a 32x8 work-group writes
- *                  128 bytes x 32 rows with one barrier; GPUs, when every
- *                  row offset and stride is a multiple of 4.
- *                  global = (ceil(width * cn / 128) * 32,
- *                            ceil(height / 32) * 8), local = (32, 8)
  *   blur_bands_cN  each work-item writes 16 bytes x 8 rows from register
  *                  accumulators; for CPU devices.
  *                  global = (ceil(width * cn / 16), ceil(height / 8))
@@ -219,127 +214,6 @@ DEFINE_TILED (2, TILE_H2)
 #endif
 #if TILE_H4 > 0
 DEFINE_TILED (4, TILE_H4)
-#endif
-
-/* ---- columns: GPU kernel for narrow rows of taps (RX * cn <= 4) -------- */
-
-/* A 32x8 work-group writes 128 bytes x 32 rows; each work-item sums one
- * 4-byte column down 4 rows from global memory (a sliding window in
- * registers), the group meets once at a barrier, and the pass across reads
- * three aligned float4 from local memory and shuffles the taps out of them.
- * One barrier, coalesced 32-bit loads and stores: the kernel stays near the
- * device's read+write floor. The host uses it only when source and
- * destination rows are 4-byte aligned. */
-#define COL_ROWS 4              /* rows per work-item */
-#define COL_SLOTS 34            /* 32 columns + a halo column on each side */
-
-inline float4
-column_pixels (const bool inside, __global const uchar * row, int q, int width,
-    int cn)
-{
-  if (inside)
-    return convert_float4 (as_uchar4 (*(__global const uint *) (row + q)));
-  const int wb = width * cn;
-  float4 p;
-  p.s0 = row[(uint) q < (uint) wb ? q : reflect_byte (q, width, cn)];
-  p.s1 = row[(uint) (q + 1) < (uint) wb ? q + 1 : reflect_byte (q + 1, width, cn)];
-  p.s2 = row[(uint) (q + 2) < (uint) wb ? q + 2 : reflect_byte (q + 2, width, cn)];
-  p.s3 = row[(uint) (q + 3) < (uint) wb ? q + 3 : reflect_byte (q + 3, width, cn)];
-  return p;
-}
-
-/* Vertical sums of the 4-byte column starting at byte q, for the
- * work-item's COL_ROWS rows, into local slot @slot. */
-inline void
-column_down (const int cn, const bool inside, __local float * hs, int slot,
-    int q, int y0, int ly, BLUR_ARGS)
-{
-  float4 acc[COL_ROWS];
-#pragma unroll
-  for (int r = 0; r < COL_ROWS; r++)
-    acc[r] = 0.0f;
-#if KY <= 25
-#pragma unroll
-#endif
-  for (int i = 0; i < COL_ROWS + 2 * RY; i++) {
-    __global const uchar *row = src + src_off +
-        reflect101 (y0 - RY + i, height) * src_stride;
-    const float4 p = column_pixels (inside, row, q, width, cn);
-#pragma unroll
-    for (int r = 0; r < COL_ROWS; r++) {
-      const int k = i - r;
-      if (k >= 0 && k < KY)
-        acc[r] += wy[k] * p;
-    }
-  }
-#pragma unroll
-  for (int r = 0; r < COL_ROWS; r++)
-    vstore4 (acc[r], 0, hs + (ly * COL_ROWS + r) * (4 * COL_SLOTS) + 4 * slot);
-}
-
-inline void
-blur_columns (const int cn, __local float * hs, BLUR_ARGS)
-{
-  const int lx = get_local_id (0), ly = get_local_id (1);
-  const int wb = width * cn;
-  const int gx0 = get_group_id (0) * TW;
-  const int y0 = get_group_id (1) * (8 * COL_ROWS) + ly * COL_ROWS;
-  /* Uniform: every column of this group, halos included, lies inside. */
-  const bool inside = gx0 >= 4 && gx0 + TW + 4 <= wb;
-  const int xb = gx0 + 4 * lx;
-
-  column_down (cn, inside, hs, lx + 1, xb, y0, ly, BLUR_PASS);
-  if (lx < 2)
-    column_down (cn, inside, hs, lx ? COL_SLOTS - 1 : 0,
-        lx ? gx0 + TW : gx0 - 4, y0, ly, BLUR_PASS);
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  if (xb >= wb)
-    return;
-#pragma unroll
-  for (int r = 0; r < COL_ROWS; r++) {
-    const int y = y0 + r;
-    if (y >= height)
-      break;
-    __local const float *h = hs + (ly * COL_ROWS + r) * (4 * COL_SLOTS) +
-        4 * (lx + 1);
-    const float16 abc = (float16) (vload4 (0, h - 4), vload4 (0, h),
-        vload4 (0, h + 4), (float4) 0.0f);
-    float4 acc = wx[RX] * abc.s4567;
-#pragma unroll
-    for (int j = 0; j < RX; j++) {
-      const uint o = 4 + (j - RX) * cn, p = 4 + (RX - j) * cn;
-      acc += wx[j] * (shuffle (abc, (uint4) (o, o + 1, o + 2, o + 3)) +
-          shuffle (abc, (uint4) (p, p + 1, p + 2, p + 3)));
-    }
-    const uchar4 out = convert_uchar4_sat_rte (acc);
-    __global uchar *d = dst + dst_off + y * dst_stride + xb;
-    if (xb + 4 <= wb) {
-      *(__global uint *) d = as_uint (out);
-    } else {
-      uchar tmp[4];
-      vstore4 (out, 0, tmp);
-      store_bytes (d, tmp, wb - xb);
-    }
-  }
-}
-
-#define DEFINE_COLUMNS(cn) \
-__kernel __attribute__ ((reqd_work_group_size (32, 8, 1))) \
-void blur_columns_c##cn (BLUR_ARGS) \
-{ \
-  __local float hs[8 * COL_ROWS * 4 * COL_SLOTS]; \
-  blur_columns (cn, hs, BLUR_PASS); \
-}
-
-#if RX * 1 <= 4
-DEFINE_COLUMNS (1)
-#endif
-#if RX * 2 <= 4
-DEFINE_COLUMNS (2)
-#endif
-#if RX * 4 <= 4
-DEFINE_COLUMNS (4)
 #endif
 
 /* ---- bands: 16 columns x BAND_H rows per work-item, for CPUs ----------- */

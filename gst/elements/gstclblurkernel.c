@@ -126,14 +126,6 @@ gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
     }
     if (!tiled)
       prog->tile_h[i] = 0;
-    if (variant == GST_CL_BLUR_TILED && (taps->kx / 2) * cns[i] <= 4) {
-      g_snprintf (name, sizeof (name), "blur_columns_c%d", cns[i]);
-      prog->columns[i] = clCreateKernel (prog->program, name, &status);
-      if (!gst_cl_set_error (status, name, error)) {
-        gst_cl_blur_program_clear (prog);
-        return FALSE;
-      }
-    }
   }
   return TRUE;
 }
@@ -141,12 +133,9 @@ gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
 void
 gst_cl_blur_program_clear (GstCLBlurProgram * prog)
 {
-  for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
+  for (gint i = 0; i < GST_CL_BLUR_N_CN; i++)
     if (prog->kernels[i])
       clReleaseKernel (prog->kernels[i]);
-    if (prog->columns[i])
-      clReleaseKernel (prog->columns[i]);
-  }
   if (prog->program)
     clReleaseProgram (prog->program);
   memset (prog, 0, sizeof (*prog));
@@ -167,11 +156,6 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   if (i < 0 || !prog->kernels[i])
     return CL_INVALID_KERNEL;
   k = prog->kernels[i];
-  /* 32-bit loads and stores need every row 4-byte aligned. */
-  const gboolean aligned = ((sp->offset | sp->stride | dp->offset |
-          dp->stride) & 3) == 0;
-  if (prog->columns[i] && aligned)
-    k = prog->columns[i];
   status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &src);
   status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &sp->offset);
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->stride);
@@ -193,12 +177,6 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
         event);
   }
 
-  if (k == prog->columns[i]) {
-    global[0] = (wb + TILE_W - 1) / TILE_W * 32;
-    global[1] = (sp->height + 31) / 32 * 8;
-    return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-        event);
-  }
   if (prog->tile_h[i] > 0) {
     global[0] = (wb + TILE_W - 1) / TILE_W * 32;
     global[1] = (sp->height + prog->tile_h[i] - 1) / prog->tile_h[i] * 8;

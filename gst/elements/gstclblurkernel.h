@@ -35,9 +35,6 @@ typedef struct
   GstCLBlurVariant variant;
   cl_program program;
   cl_kernel kernels[GST_CL_BLUR_N_CN];  /* NULL where the variant lacks cn */
-  /* Tiled variant: the one-barrier kernel for aligned rows (RX * cn <= 4),
-   * NULL where it does not apply. */
-  cl_kernel columns[GST_CL_BLUR_N_CN];
   gint tile_h[GST_CL_BLUR_N_CN];
   GstCLBlurTaps taps;
 } GstCLBlurProgram;
