@@ -27,6 +27,8 @@ if [ "$part" = check ]; then
       > "$out/elements.log" 2>&1
   tail -2 "$out/check.log"; grep -E "exit|Checks|:F:" "$out/elements.log"
 else
+  { step "kernel checker"; timeout 200 build/tests/check_blur_kernels; echo "exit $?"; } \
+      > "$out/check.log" 2>&1
   {
   for dev in gpu cpu; do
     step "clblur ! clblur on $dev, NV12 1080p, 300 frames (cltrace)"
@@ -37,8 +39,9 @@ else
     echo "exit $?"; grep -v ' 0$' "$out/trace-$dev.txt" | tr '\n' ' '; echo
   done
   } > "$out/chain.log" 2>&1
-  timeout 400 python3 bench/bench_blur.py --build-dir build --devices gpu,cpu \
+  timeout 330 python3 bench/bench_blur.py --build-dir build --devices gpu,cpu \
       > "$out/peers.log" 2>&1
   echo "exit $?" >> "$out/peers.log"
-  cat "$out/chain.log"; grep -vE "^#" "$out/peers.log" | tail -25
+  tail -2 "$out/check.log"; cat "$out/chain.log"
+  grep -vE "^#" "$out/peers.log" | tail -25
 fi
