@@ -66,6 +66,36 @@ store_bytes (__global uchar * d, const uchar * v, int n)
     d[i] = v[i];
 }
 
+/* Rounds half up and saturates (the C reference's rounding), then stores
+ * the first @n (up to 16) bytes at @d. */
+inline void
+store16 (float16 acc, __global uchar * d, int n)
+{
+  const uchar16 out = convert_uchar16 (clamp (acc, 0.0f, 255.0f) + 0.5f);
+  if (n >= 16) {
+    vstore16 (out, 0, d);
+  } else {
+    uchar tmp[16];
+    vstore16 (out, 0, tmp);
+    store_bytes (d, tmp, n);
+  }
+}
+
+inline void
+store4 (float4 acc, __global uchar * d, int n)
+{
+  const uchar4 out = convert_uchar4 (clamp (acc, 0.0f, 255.0f) + 0.5f);
+  if (n >= 4 && ((size_t) d & 3) == 0) {
+    *(__global uint *) d = as_uint (out);
+  } else if (n >= 4) {
+    vstore4 (out, 0, d);
+  } else {
+    uchar tmp[4];
+    vstore4 (out, 0, tmp);
+    store_bytes (d, tmp, n);
+  }
+}
+
 /* ---- row-wise: vertical pass into a private segment, then across ----- */
 
 #define SEG_VECS(cn) ((VW + 2 * RX * (cn) + 15) / 16)
@@ -106,15 +136,7 @@ blur_rows (const int cn, BLUR_ARGS)
   for (int j = 0; j < RX; j++)
     acc += wx[j] * (vload16 (0, f + j * cn) + vload16 (0, f + (KX - 1 - j) * cn));
 
-  const uchar16 out = convert_uchar16_sat_rte (acc);
-  __global uchar *d = dst + dst_off + y * dst_stride + xb;
-  if (xb + VW <= wb) {
-    vstore16 (out, 0, d);
-  } else {
-    uchar tmp[16];
-    vstore16 (out, 0, tmp);
-    store_bytes (d, tmp, wb - xb);
-  }
+  store16 (acc, dst + dst_off + y * dst_stride + xb, wb - xb);
 }
 
 __kernel void blur_rows_c1 (BLUR_ARGS) { blur_rows (1, BLUR_PASS); }
@@ -183,17 +205,7 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
     float4 acc = wy[RY] * vload4 (0, h + RY * TW);
     for (int j = 0; j < RY; j++)
       acc += wy[j] * (vload4 (0, h + j * TW) + vload4 (0, h + (KY - 1 - j) * TW));
-    const uchar4 out = convert_uchar4_sat_rte (acc);
-    __global uchar *d = dst + dst_off + y * dst_stride + xb;
-    if (xb + 4 <= wb && ((size_t) d & 3) == 0) {
-      *(__global uint *) d = as_uint (out);
-    } else if (xb + 4 <= wb) {
-      vstore4 (out, 0, d);
-    } else {
-      uchar tmp[4];
-      vstore4 (out, 0, tmp);
-      store_bytes (d, tmp, wb - xb);
-    }
+    store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb);
   }
 }
 
@@ -288,19 +300,8 @@ blur_bands (const int cn, BLUR_ARGS)
 
 #pragma unroll
   for (int r = 0; r < BAND_H; r++) {
-    if (y0 + r < height) {
-      /* Round half up and saturate (the C reference's rounding). */
-      const uchar16 out =
-          convert_uchar16 (clamp (acc[r], 0.0f, 255.0f) + 0.5f);
-      __global uchar *d = dst + dst_off + (y0 + r) * dst_stride + xb;
-      if (xb + 16 <= wb) {
-        vstore16 (out, 0, d);
-      } else {
-        uchar tmp[16];
-        vstore16 (out, 0, tmp);
-        store_bytes (d, tmp, wb - xb);
-      }
-    }
+    if (y0 + r < height)
+      store16 (acc[r], dst + dst_off + (y0 + r) * dst_stride + xb, wb - xb);
   }
 }
 

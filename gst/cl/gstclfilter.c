@@ -182,7 +182,12 @@ gst_cl_filter_start (GstBaseTransform * trans)
   request = g_strdup (device_request (self));
   GST_OBJECT_UNLOCK (self);
 
-  priv->device = gst_cl_device_select (request, &err);
+  {
+    const GstCLDeviceInfo *device = gst_cl_device_select (request, &err);
+    GST_OBJECT_LOCK (self);
+    priv->device = device;
+    GST_OBJECT_UNLOCK (self);
+  }
   if (!priv->device) {
     if (!gst_cl_device_list (NULL))
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", err->message),
@@ -240,6 +245,7 @@ gst_cl_filter_stop (GstBaseTransform * trans)
   GstCLFilter *self = GST_CL_FILTER (trans);
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
+  GstCLContext *ctx;
 
   if (priv->context)
     gst_cl_context_finish (priv->context);
@@ -249,8 +255,12 @@ gst_cl_filter_stop (GstBaseTransform * trans)
   priv->built = FALSE;
   clear_pool (&priv->import_pool);
   clear_pool (&priv->proposed_pool);
-  gst_clear_object (&priv->context);
+  GST_OBJECT_LOCK (self);
+  ctx = priv->context;
+  priv->context = NULL;
   priv->device = NULL;
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&ctx);
   g_object_notify (G_OBJECT (self), "current-device");
   return TRUE;
 }
@@ -703,17 +713,22 @@ gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
       GST_OBJECT_UNLOCK (object);
       break;
     case PROP_CURRENT_DEVICE:
-      if (priv->device)
-        g_value_take_string (value, gst_cl_device_info_label (priv->device));
-      else
-        g_value_set_string (value, NULL);
+      GST_OBJECT_LOCK (object);
+      g_value_take_string (value, priv->device ?
+          gst_cl_device_info_label (priv->device) : NULL);
+      GST_OBJECT_UNLOCK (object);
       break;
-    case PROP_STATS:
+    case PROP_STATS:{
+      /* The application may ask while the element stops. */
+      GstCLContext *ctx = NULL;
+      GST_OBJECT_LOCK (object);
       if (priv->context)
-        g_value_take_boxed (value, gst_cl_context_get_stats (priv->context));
-      else
-        g_value_set_boxed (value, NULL);
+        ctx = gst_object_ref (priv->context);
+      GST_OBJECT_UNLOCK (object);
+      g_value_take_boxed (value, ctx ? gst_cl_context_get_stats (ctx) : NULL);
+      gst_clear_object (&ctx);
       break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
