@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Histogram equalisation of 8-bit luma, global (cv2.equalizeHist) and CLAHE
+ * (cv2.createCLAHE), entirely on the device: histogram -> LUT -> apply, with
+ * nothing read back. gst/ref/histeq.c is the reference of every kernel.
+ *
+ * A frame is split into tiles_x x tiles_y tiles of tw x th pixels over the
+ * frame padded with reflect-101 (as OpenCV pads for CLAHE when the size is
+ * not a multiple of the grid); global mode is one tile, the frame itself.
+ *
+ * Build options:
+ *   -DNCOPIES=n   copies of the local histogram per work-group (power of
+ *                 two); bin b of copy c lives at b * NCOPIES + c, so work-items
+ *                 hitting the same bin (a flat frame) land in different banks
+ *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
+ *                 IEEE float division; bit-exactness needs it)
+ *
+ * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
+ * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
+ *   histeq_hist_cN    per (slice, tile) work-group: the luma histogram of
+ *                     a slice of the tile's rows, into partial[tile][slice]
+ *                     global = (local * slices, tiles), local = (L, 1)
+ *   histeq_lut        per tile: sums the slices, optional temporal
+ *                     smoothing with scene-cut reset, clip (CLAHE), CDF,
+ *                     strength; writes lut[tile][256]
+ *                     global = (256, tiles), local = (256, 1)
+ *   histeq_apply_global_cN / histeq_apply_clahe_cN   one pixel per
+ *                     work-item, global = (width, height)
+ *   histeq_copy       bytes of a plane (chroma), 16 per work-item
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+#define BINS 256
+/* Floats of temporal state per tile: smoothed LUT, smoothed pdf, valid. */
+#define STATE_STRIDE 520
+
+inline int
+reflect101 (int p, int n)
+{
+  if ((uint) p < (uint) n)
+    return p;
+  if (n == 1)
+    return 0;
+  const int period = 2 * n - 2;
+  p = abs (p) % period;
+  return p < n ? p : period - p;
+}
+
+inline uint
+luma4 (uchar4 p, uint4 w)
+{
+  return (w.x * p.x + w.y * p.y + w.z * p.z + 128) >> 8;
+}
+
+#define LUMA_c1(row, x, w) ((uint) (row)[x])
+#define LUMA_c4(row, x, w) luma4 (vload4 ((x), (row)), (w))
+
+#define HIST_KERNEL(CN) \
+__kernel void \
+histeq_hist_##CN (__global const uchar * restrict src, uint src_off, \
+    int src_stride, int width, int height, int tw, int th, int tiles_x, \
+    int slices, uint4 w, __global uint * restrict partial) \
+{ \
+  __local uint h[NCOPIES * BINS]; \
+  const int lid = get_local_id (0), lsize = get_local_size (0); \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  const int rows = (th + slices - 1) / slices; \
+  const int y0 = slice * rows, y1 = min (y0 + rows, th); \
+  const int copy = lid & (NCOPIES - 1); \
+  for (int i = lid; i < NCOPIES * BINS; i += lsize) \
+    h[i] = 0; \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  for (int y = y0; y < y1; y++) { \
+    __global const uchar *row = src + src_off + \
+        (size_t) reflect101 (ty * th + y, height) * src_stride; \
+    for (int x = lid; x < tw; x += lsize) { \
+      const uint v = LUMA_##CN (row, reflect101 (tx * tw + x, width), w); \
+      atomic_inc (&h[v * NCOPIES + copy]); \
+    } \
+  } \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  __global uint *out = partial + ((size_t) tile * slices + slice) * BINS; \
+  for (int b = lid; b < BINS; b += lsize) { \
+    uint s = 0; \
+    for (int c = 0; c < NCOPIES; c++) \
+      s += h[b * NCOPIES + c]; \
+    out[b] = s; \
+  } \
+}
+
+HIST_KERNEL (c1)
+HIST_KERNEL (c4)
+
+/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
+ * limit, 0 for none. @alpha: weight of the new frame in the temporal
+ * smoothing, 1 for none. @reset: forget the temporal state. */
+__kernel void
+histeq_lut (__global const uint * restrict partial, int slices, int total,
+    int clahe, int clip, float lut_scale, float strength, float alpha,
+    float cut_threshold, int reset, __global float * restrict state,
+    __global uchar * restrict lut)
+{
+  __local int hist[BINS];
+  __local float f[BINS];
+  const int b = get_local_id (0), tile = get_group_id (1);
+  __global const uint *p = partial + (size_t) tile * slices * BINS + b;
+  uint c = 0;
+
+  for (int s = 0; s < slices; s++)
+    c += p[s * BINS];
+  hist[b] = c;
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* 256 sequential steps per tile: cheaper than a parallel scan's barriers
+   * on CPU devices, and exactly OpenCV's order of operations. */
+  if (b == 0) {
+    __global float *st = state + (size_t) tile * STATE_STRIDE;
+    const int smooth = alpha < 1.0f;
+    int keep = smooth && !reset && st[2 * BINS] != 0.0f;
+
+    if (smooth) {
+      /* Scene cut: total-variation distance of this frame's pdf from the
+       * smoothed one. */
+      const float inv = 1.0f / (float) total;
+      float tv = 0.0f;
+      for (int j = 0; j < BINS; j++)
+        tv += fabs ((float) hist[j] * inv - st[BINS + j]);
+      if (0.5f * tv > cut_threshold)
+        keep = 0;
+      for (int j = 0; j < BINS; j++) {
+        const float q = (float) hist[j] * inv;
+        st[BINS + j] = keep ? st[BINS + j] + alpha * (q - st[BINS + j]) : q;
+      }
+    }
+
+    if (clahe) {
+      if (clip > 0) {
+        int clipped = 0;
+        for (int j = 0; j < BINS; j++)
+          if (hist[j] > clip) {
+            clipped += hist[j] - clip;
+            hist[j] = clip;
+          }
+        const int batch = clipped / BINS;
+        int residual = clipped - batch * BINS;
+        for (int j = 0; j < BINS; j++)
+          hist[j] += batch;
+        if (residual != 0) {
+          const int step = max (BINS / residual, 1);
+          for (int j = 0; j < BINS && residual > 0; j += step, residual--)
+            hist[j]++;
+        }
+      }
+      int sum = 0;
+      for (int j = 0; j < BINS; j++) {
+        sum += hist[j];
+        f[j] = (float) sum *lut_scale;
+      }
+    } else {
+      int i0 = 0;
+      while (i0 < BINS - 1 && hist[i0] == 0)
+        i0++;
+      if (hist[i0] == total) {
+        /* One value: equalizeHist leaves the frame as it is. */
+        for (int j = 0; j < BINS; j++)
+          f[j] = (float) j;
+      } else {
+        const float scale = 255.0f / (float) (total - hist[i0]);
+        int sum = 0;
+        for (int j = 0; j <= i0; j++)
+          f[j] = 0.0f;
+        for (int j = i0 + 1; j < BINS; j++) {
+          sum += hist[j];
+          f[j] = (float) sum *scale;
+        }
+      }
+    }
+
+    if (smooth) {
+      for (int j = 0; j < BINS; j++) {
+        const float v = keep ? st[j] + alpha * (f[j] - st[j]) : f[j];
+        st[j] = v;
+        f[j] = v;
+      }
+      st[2 * BINS] = 1.0f;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const float v = f[b];
+  const float o = strength >= 1.0f ? v : (float) b + strength * (v - (float) b);
+  lut[(size_t) tile * BINS + b] = convert_uchar_sat_rte (o);
+}
+
+/* Colour scaled by the luma gain, clamped so no channel clips: the ratios
+ * of the channels, hence the hue, are kept. */
+inline uchar4
+scale_colour (uchar4 p, uint y, uint ynew)
+{
+  if (y == 0)
+    return (uchar4) ((uchar) ynew, (uchar) ynew, (uchar) ynew, p.w);
+  const float m = (float) max (p.x, max (p.y, p.z));
+  const float g = fmin ((float) ynew / (float) y, 255.0f / m);
+  const float4 q = convert_float4 (p) * g;
+  return (uchar4) (convert_uchar_sat_rte (q.x), convert_uchar_sat_rte (q.y),
+      convert_uchar_sat_rte (q.z), p.w);
+}
+
+#define APPLY_ARGS \
+    __global const uchar * restrict src, uint src_off, int src_stride, \
+    __global uchar * restrict dst, uint dst_off, int dst_stride, \
+    int width, int height, uint4 w, __global const uchar * restrict lut
+
+__kernel void
+histeq_apply_global_c1 (APPLY_ARGS)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  dst[dst_off + (size_t) y * dst_stride + x] =
+      lut[src[src_off + (size_t) y * src_stride + x]];
+}
+
+__kernel void
+histeq_apply_global_c4 (APPLY_ARGS)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const uchar4 p = vload4 (x, src + src_off + (size_t) y * src_stride);
+  const uint l = luma4 (p, w);
+  vstore4 (scale_colour (p, l, lut[l]), x,
+      dst + dst_off + (size_t) y * dst_stride);
+}
+
+/* OpenCV's CLAHE interpolation: bilinear between the LUTs of the four
+ * nearest tile centres, in float, rounded to nearest even. */
+inline uint
+clahe_value (__global const uchar * restrict lut, uint v, int x, int y,
+    float inv_tw, float inv_th, int tiles_x, int tiles_y)
+{
+  const float txf = (float) x * inv_tw - 0.5f;
+  int tx1 = (int) floor (txf);
+  int tx2 = tx1 + 1;
+  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+  tx1 = max (tx1, 0);
+  tx2 = min (tx2, tiles_x - 1);
+  const float tyf = (float) y * inv_th - 0.5f;
+  int ty1 = (int) floor (tyf);
+  int ty2 = ty1 + 1;
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  ty1 = max (ty1, 0);
+  ty2 = min (ty2, tiles_y - 1);
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS + v;
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS + v;
+  const float res =
+      ((float) l1[tx1 * BINS] * xa1 + (float) l1[tx2 * BINS] * xa) * ya1 +
+      ((float) l2[tx1 * BINS] * xa1 + (float) l2[tx2 * BINS] * xa) * ya;
+  return convert_uchar_sat_rte (res);
+}
+
+#define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \
+    int tiles_y
+
+__kernel void
+histeq_apply_clahe_c1 (CLAHE_ARGS)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const uint v = src[src_off + (size_t) y * src_stride + x];
+  dst[dst_off + (size_t) y * dst_stride + x] =
+      clahe_value (lut, v, x, y, inv_tw, inv_th, tiles_x, tiles_y);
+}
+
+__kernel void
+histeq_apply_clahe_c4 (CLAHE_ARGS)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const uchar4 p = vload4 (x, src + src_off + (size_t) y * src_stride);
+  const uint l = luma4 (p, w);
+  const uint n = clahe_value (lut, l, x, y, inv_tw, inv_th, tiles_x, tiles_y);
+  vstore4 (scale_colour (p, l, n), x, dst + dst_off + (size_t) y * dst_stride);
+}
+
+__kernel void
+histeq_copy (__global const uchar * restrict src, uint src_off,
+    int src_stride, __global uchar * restrict dst, uint dst_off,
+    int dst_stride, int width_bytes, int height)
+{
+  const int x = get_global_id (0) * 16, y = get_global_id (1);
+  if (x >= width_bytes || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride + x;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x;
+  if (x + 16 <= width_bytes) {
+    vstore16 (vload16 (0, s), 0, d);
+  } else {
+    for (int i = 0; i < width_bytes - x; i++)
+      d[i] = s[i];
+  }
+}
