@@ -19,9 +19,11 @@
  *   histeq_hist_cN    per (slice, tile) work-group: the luma histogram of
  *                     a slice of the tile's rows, into partial[tile][slice]
  *                     global = (local * slices, tiles), local = (L, 1)
- *   histeq_lut        per tile: sums the slices, optional temporal
- *                     smoothing with scene-cut reset, clip (CLAHE), CDF,
- *                     strength; writes lut[tile][256]
+ *   histeq_cut        with smoothing on: scene-cut verdict for the frame
+ *                     global = local = (256)
+ *   histeq_lut        per tile: sums the slices, clip (CLAHE), CDF,
+ *                     temporal smoothing (reset on a cut), strength;
+ *                     writes lut[tile][256]
  *                     global = (256, tiles), local = (256, 1)
  *   histeq_apply_global_cN / histeq_apply_clahe_cN   one pixel per
  *                     work-item, global = (width, height)
@@ -30,8 +32,9 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #define BINS 256
-/* Floats of temporal state per tile: smoothed LUT, smoothed pdf, valid. */
-#define STATE_STRIDE 520
+/* Floats of temporal state per tile: the smoothed mapping. The frame's
+ * state (smoothed pdf, valid, cut) follows the tiles'. */
+#define TILE_STATE 256
 
 inline int
 reflect101 (int p, int n)
@@ -91,14 +94,52 @@ histeq_hist_##CN (__global const uchar * restrict src, uint src_off, \
 HIST_KERNEL (c1)
 HIST_KERNEL (c4)
 
+/* Scene-cut detector, one work-group, run before histeq_lut when smoothing
+ * is on: the frame's histogram (sum of every tile's) is compared with its
+ * smoothed pdf in total-variation distance; above @cut_threshold, or on
+ * @reset, the frame is a cut and the smoothing restarts in every tile.
+ * global = local = (256) */
+__kernel void
+histeq_cut (__global const uint * restrict partial, int n_partials,
+    float alpha, float cut_threshold, int reset,
+    __global float * restrict frame_state)
+{
+  __local float q[BINS];
+  const int b = get_local_id (0);
+  uint c = 0;
+
+  for (int i = 0; i < n_partials; i++)
+    c += partial[i * BINS + b];
+  q[b] = (float) c;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (b == 0) {
+    float total = 0.0f, tv = 0.0f;
+    for (int j = 0; j < BINS; j++)
+      total += q[j];
+    const float inv = 1.0f / total;
+    int cut = reset || frame_state[BINS] == 0.0f;
+    for (int j = 0; j < BINS; j++)
+      tv += fabs (q[j] * inv - frame_state[j]);
+    if (0.5f * tv > cut_threshold)
+      cut = 1;
+    for (int j = 0; j < BINS; j++) {
+      const float p = q[j] * inv;
+      frame_state[j] = cut ? p : frame_state[j] + alpha * (p - frame_state[j]);
+    }
+    frame_state[BINS] = 1.0f;
+    frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+  }
+}
+
 /* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
  * limit, 0 for none. @alpha: weight of the new frame in the temporal
- * smoothing, 1 for none. @reset: forget the temporal state. */
+ * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
+ * frame_state[257]. */
 __kernel void
 histeq_lut (__global const uint * restrict partial, int slices, int total,
     int clahe, int clip, float lut_scale, float strength, float alpha,
-    float cut_threshold, int reset, __global float * restrict state,
-    __global uchar * restrict lut)
+    __global float * restrict state, __global const float * restrict
+    frame_state, __global uchar * restrict lut)
 {
   __local int hist[BINS];
   __local float f[BINS];
@@ -114,25 +155,6 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   /* 256 sequential steps per tile: cheaper than a parallel scan's barriers
    * on CPU devices, and exactly OpenCV's order of operations. */
   if (b == 0) {
-    __global float *st = state + (size_t) tile * STATE_STRIDE;
-    const int smooth = alpha < 1.0f;
-    int keep = smooth && !reset && st[2 * BINS] != 0.0f;
-
-    if (smooth) {
-      /* Scene cut: total-variation distance of this frame's pdf from the
-       * smoothed one. */
-      const float inv = 1.0f / (float) total;
-      float tv = 0.0f;
-      for (int j = 0; j < BINS; j++)
-        tv += fabs ((float) hist[j] * inv - st[BINS + j]);
-      if (0.5f * tv > cut_threshold)
-        keep = 0;
-      for (int j = 0; j < BINS; j++) {
-        const float q = (float) hist[j] * inv;
-        st[BINS + j] = keep ? st[BINS + j] + alpha * (q - st[BINS + j]) : q;
-      }
-    }
-
     if (clahe) {
       if (clip > 0) {
         int clipped = 0;
@@ -176,13 +198,14 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
       }
     }
 
-    if (smooth) {
+    if (alpha < 1.0f) {
+      __global float *st = state + (size_t) tile * TILE_STATE;
+      const int keep = frame_state[BINS + 1] == 0.0f;
       for (int j = 0; j < BINS; j++) {
         const float v = keep ? st[j] + alpha * (f[j] - st[j]) : f[j];
         st[j] = v;
         f[j] = v;
       }
-      st[2 * BINS] = 1.0f;
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);

@@ -23,7 +23,9 @@ from gi.repository import Gst, GstVideo  # noqa: E402
 
 FRAMES = sys.argv.pop(1) if len(sys.argv) > 1 else os.environ.get('FRAMES_DIR', 'frames')
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_argv, sys.argv = sys.argv, sys.argv[:1]  # it reads its own FRAMES_DIR
 import test_opencv_blur as tb  # noqa: E402  (photo, planes, packing)
+sys.argv = _argv
 
 tb.FRAMES = FRAMES
 Gst.init(None)
@@ -195,6 +197,78 @@ class ClaheAgainstOpenCV(unittest.TestCase):
         diff = np.abs(clahe(frames[0][0][:, :, 0], 2.0, (8, 8)).astype(int) - out[0][:, :, 0])
         self.assertLessEqual(int(diff.max()), 1)
         self.assertTrue(np.array_equal(out[1], frames[0][1]))
+
+
+def noisy_sequence(name, width, height, n, sigma, seed):
+    """A static scene (a real photo) with fresh Gaussian noise every frame."""
+    rng = np.random.default_rng(seed)
+    base = tb.to_planes(tb.photo(name, width, height), 'GRAY8')[0].astype(np.float32)
+    return [[np.clip(np.rint(base + rng.normal(0, sigma, base.shape)), 0, 255).astype(np.uint8)]
+            for _ in range(n)]
+
+
+def mean_luma_flicker(outs, skip):
+    """Mean frame-to-frame change of the mean output luma, after @skip frames."""
+    means = np.array([o[0].astype(np.float64).mean() for o in outs])
+    return float(np.abs(np.diff(means[skip:])).mean())
+
+
+class TemporalSmoothing(unittest.TestCase):
+    """The numbers: flicker of a static noisy scene with and without the
+    default smoothing, and how fast a hard cut settles."""
+
+    def test_flicker_static_noisy_scene(self):
+        # CLAHE maps every small tile on its own, so per-frame noise moves
+        # the tile mappings and the picture flickers; the default smoothing
+        # (8 frames) must cut the frame-to-frame change of mean luma >= 5x.
+        # (In global mode equalisation pins the output mean near 127.5 by
+        # construction, so there is hardly any flicker to remove.)
+        for name in ('astronaut.png', 'camera.png'):
+            frames = noisy_sequence(name, 160, 120, 50, 2.0, seed=7)
+            off = mean_luma_flicker(run_histeq(frames, 'GRAY8', 160, 120,
+                                               'mode=clahe smoothing=0'), 10)
+            on = mean_luma_flicker(run_histeq(frames, 'GRAY8', 160, 120, 'mode=clahe'), 10)
+            print('\n  %s: mean-luma change per frame %.4f (smoothing=0) vs %.4f '
+                  '(default), %.1fx' % (name, off, on, off / on), file=sys.stderr)
+            self.assertGreaterEqual(off / on, 5.0, '%s: %.4f vs %.4f' % (name, off, on))
+
+    def check_cut(self, mode):
+        a = noisy_sequence('astronaut.png', 160, 120, 15, 2.0, seed=3)
+        b = noisy_sequence('coffee.png', 160, 120, 10, 2.0, seed=4)
+        frames = a + b
+        cut = len(a)
+        ref = run_histeq(frames, 'GRAY8', 160, 120, 'mode=%s smoothing=0' % mode)
+        smooth = run_histeq(frames, 'GRAY8', 160, 120, 'mode=%s' % mode)
+        blind = run_histeq(frames, 'GRAY8', 160, 120, 'mode=%s scene-cut-threshold=1' % mode)
+
+        def err(outs, i):
+            return float(np.abs(outs[i][0].astype(int) - ref[i][0].astype(int)).mean())
+
+        errs = [err(smooth, cut + k) for k in range(len(b))]
+        blind_errs = [err(blind, cut + k) for k in range(len(b))]
+        print('\n  %s: mean |smoothed - unsmoothed| after the cut: %s; without '
+              'the cut detector: %s' % (mode, ' '.join('%.2f' % e for e in errs[:5]),
+                                        ' '.join('%.2f' % e for e in blind_errs[:5])),
+              file=sys.stderr)
+        # Settled from the second frame after the cut on: as close to the
+        # unsmoothed mapping as smoothing ever stays on a static scene.
+        steady = max(err(smooth, i) for i in range(cut - 5, cut))
+        for k in range(2, len(b)):
+            self.assertLessEqual(errs[k], max(steady, 1.0) + 0.5, 'frame %d after the cut' % k)
+        # Without the detector the old scene's mapping lingers.
+        self.assertGreater(blind_errs[2], 2 * max(errs[2], 1.0))
+
+    def test_cut_settles_global(self):
+        self.check_cut('global')
+
+    def test_cut_settles_clahe(self):
+        self.check_cut('clahe')
+
+    def test_smoothing_first_frame_exact(self):
+        # With nothing to smooth against, the first frame is equalizeHist's.
+        frames = noisy_sequence('camera.png', 64, 48, 1, 2.0, seed=1)
+        out = run_histeq(frames, 'GRAY8', 64, 48, 'smoothing=8')[0][0][:, :, 0]
+        self.assertTrue(np.array_equal(out, cv2.equalizeHist(frames[0][0][:, :, 0])))
 
 
 if __name__ == '__main__':

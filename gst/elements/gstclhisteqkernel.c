@@ -5,7 +5,8 @@
 #include <string.h>
 
 #define BINS GST_CL_HISTEQ_BINS
-#define STATE_STRIDE 520        /* floats per tile, as in histeq.cl */
+#define TILE_STATE 256          /* floats per tile, as in histeq.cl */
+#define FRAME_STATE 260         /* floats of the frame's state */
 /* Histogram work-groups to aim for per frame, so every compute unit gets
  * several even in global mode (one tile). */
 #define TARGET_GROUPS 64
@@ -57,6 +58,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     KERNEL (prog->apply_clahe[i], name);
   }
   KERNEL (prog->lut, "histeq_lut");
+  KERNEL (prog->cut, "histeq_cut");
   KERNEL (prog->copy, "histeq_copy");
 #undef KERNEL
   return TRUE;
@@ -71,7 +73,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
 {
   cl_kernel *all[] = { &prog->hist[0], &prog->hist[1], &prog->lut,
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
-    &prog->apply_clahe[1], &prog->copy
+    &prog->apply_clahe[1], &prog->copy, &prog->cut
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -94,6 +96,7 @@ gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
 {
   release_mem (&bufs->partial);
   release_mem (&bufs->luts);
+  release_mem (&bufs->frame_state);
   release_mem (&bufs->state);
   memset (bufs, 0, sizeof (*bufs));
 }
@@ -130,7 +133,16 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   if (!gst_cl_set_error (status, "clCreateBuffer(luts)", error))
     goto fail;
   bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      sizeof (cl_float) * STATE_STRIDE * tiles, NULL, &status);
+      sizeof (cl_float) * (TILE_STATE * tiles + FRAME_STATE), NULL, &status);
+  if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
+    goto fail;
+  {
+    cl_buffer_region region = { sizeof (cl_float) * TILE_STATE * tiles,
+      sizeof (cl_float) * FRAME_STATE
+    };
+    bufs->frame_state = clCreateSubBuffer (bufs->state, CL_MEM_READ_WRITE,
+        CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  }
   if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
     goto fail;
   return TRUE;
@@ -156,9 +168,10 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   const gint ci = cn_index (sp->pixel_bytes);
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
-  const cl_int reset = bufs->state_fresh;
-  const cl_float alpha = params->smoothing > 1 ? 1.0f / params->smoothing :
-      1.0f;
+  const gboolean smooth = params->smoothing > 1;
+  /* Smoothing switched on: whatever state there is, is stale. */
+  const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
+  const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
   size_t global[2], local[2];
   cl_kernel k;
   cl_int status = CL_SUCCESS;
@@ -192,7 +205,28 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   if (status != CL_SUCCESS)
     return status;
 
-  /* 2. LUT per tile (temporal smoothing, clip, CDF, strength) */
+  /* 2. scene cut (smoothing only) */
+  if (smooth) {
+    const cl_int n_partials = tiles * bufs->slices;
+    k = prog->cut;
+    a = 0;
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &n_partials);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float),
+        &params->cut_threshold);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+    if (status != CL_SUCCESS)
+      return CL_INVALID_KERNEL_ARGS;
+    global[0] = local[0] = BINS;
+    status = clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0,
+        NULL, NULL);
+    if (status != CL_SUCCESS)
+      return status;
+  }
+
+  /* 3. LUT per tile (temporal smoothing, clip, CDF, strength) */
   k = prog->lut;
   a = 0;
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
@@ -203,21 +237,23 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
   status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
   status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->cut_threshold);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
   local[0] = BINS;
+  local[1] = 1;
   global[0] = BINS;
+  global[1] = tiles;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
       NULL);
   if (status != CL_SUCCESS)
     return status;
   bufs->state_fresh = FALSE;
+  bufs->smoothing_on = smooth;
 
-  /* 3. apply */
+  /* 4. apply */
   k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
   a = 0;
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);

@@ -21,6 +21,7 @@ typedef struct
   cl_program program;
   cl_kernel hist[2];            /* c1, c4 */
   cl_kernel lut;
+  cl_kernel cut;
   cl_kernel apply_global[2];
   cl_kernel apply_clahe[2];
   cl_kernel copy;
@@ -36,8 +37,11 @@ typedef struct
   gint slices;                  /* histogram work-groups per tile */
   cl_mem partial;               /* uint [tiles][slices][256] */
   cl_mem luts;                  /* uchar [tiles][256] */
-  cl_mem state;                 /* float [tiles][520], temporal */
+  cl_mem state;                 /* float [tiles][256] smoothed mappings,
+                                 * then the frame's state (260 floats) */
+  cl_mem frame_state;           /* sub-buffer: the frame's state */
   gboolean state_fresh;         /* state must be reset on the next frame */
+  gboolean smoothing_on;        /* the last frame was smoothed */
 } GstCLHisteqBuffers;
 
 /* What may change from frame to frame without new buffers. */
