@@ -129,7 +129,7 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
       dst_size, dst, &status);
   g_assert_cmpint (status, ==, CL_SUCCESS);
   status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, w, s, &sp, d,
-      &dp, &ev);
+      &dp, &ev, NULL);
   if (status == CL_SUCCESS)
     status = clEnqueueReadBuffer (ctx->queue, d, CL_TRUE, 0, dst_size, dst, 1,
         &ev, NULL);

@@ -184,7 +184,7 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
 
   status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
       &params, self->weights, in->mem, &in->planes[0], out->mem,
-      &out->planes[0], done);
+      &out->planes[0], done, NULL);
   for (guint p = 1; p < in->n_planes && status == CL_SUCCESS; p++) {
     cl_event ev = NULL;
     status = gst_cl_histeq_enqueue_copy (&self->prog, ctx->queue, in->mem,

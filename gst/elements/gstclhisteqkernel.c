@@ -162,7 +162,7 @@ cl_int
 gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
     cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
-    cl_event * event)
+    cl_event * event, cl_event * steps)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
   const gint ci = cn_index (sp->pixel_bytes);
@@ -201,7 +201,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   global[0] = prog->hist_local * bufs->slices;
   global[1] = tiles;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-      NULL);
+      steps ? &steps[0] : NULL);
   if (status != CL_SUCCESS)
     return status;
 
@@ -221,7 +221,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
       return CL_INVALID_KERNEL_ARGS;
     global[0] = local[0] = BINS;
     status = clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0,
-        NULL, NULL);
+        NULL, steps ? &steps[1] : NULL);
     if (status != CL_SUCCESS)
       return status;
   }
@@ -247,7 +247,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   global[0] = BINS;
   global[1] = tiles;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-      NULL);
+      steps ? &steps[2] : NULL);
   if (status != CL_SUCCESS)
     return status;
   bufs->state_fresh = FALSE;
@@ -276,8 +276,13 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     return CL_INVALID_KERNEL_ARGS;
   global[0] = sp->width;
   global[1] = sp->height;
-  return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
       event);
+  if (status == CL_SUCCESS && steps && event && *event) {
+    clRetainEvent (*event);
+    steps[3] = *event;
+  }
+  return status;
 }
 
 cl_int

@@ -68,12 +68,14 @@ gboolean gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs,
 void gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs);
 
 /* Histogram, LUT and apply for the luma of one plane (@pixel_bytes 1 or 4,
- * @w the luma weights for 4). Never waits; @event: the last command. */
+ * @w the luma weights for 4). Never waits; @event: the last command.
+ * @steps, when not NULL: 4 events (histogram, scene cut or NULL, LUT,
+ * apply) for profiling, to be released by the caller. */
 cl_int gst_cl_histeq_enqueue (GstCLHisteqProgram * prog,
     GstCLHisteqBuffers * bufs, cl_command_queue queue,
     const GstCLHisteqParams * params, const gint w[4], cl_mem src,
     const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
-    cl_event * event);
+    cl_event * event, cl_event * steps);
 
 /* Copies a plane unchanged (chroma), on the device. */
 cl_int gst_cl_histeq_enqueue_copy (GstCLHisteqProgram * prog,
