@@ -19,6 +19,8 @@
  *   histeq_hist_cN    per (slice, tile) work-group: the luma histogram of
  *                     a slice of the tile's rows, into partial[tile][slice]
  *                     global = (local * slices, tiles), local = (L, 1)
+ *   histeq_hist_serial_cN   the same for CPU devices: one work-item per group
+ *                     global = (slices, tiles), local = (1, 1)
  *   histeq_cut        with smoothing on: scene-cut verdict for the frame
  *                     global = local = (256)
  *   histeq_lut        per tile: sums the slices, clip (CLAHE), CDF,
@@ -93,6 +95,51 @@ histeq_hist_##CN (__global const uchar * restrict src, uint src_off, \
 
 HIST_KERNEL (c1)
 HIST_KERNEL (c4)
+
+/* The same histograms for CPU devices: one work-item per work-group, so no
+ * atomics and no barriers (PoCL runs a group's items as loops on one core;
+ * a locked increment per pixel costs more than the rest of the frame). Four
+ * sub-histograms, by pixel position, break the store-to-load chain a flat
+ * frame would make on one counter: a flat frame is no slower than noise.
+ * global = (slices, tiles), local = (1, 1) */
+#define HIST_SERIAL_KERNEL(CN, BODY16) \
+__kernel void \
+histeq_hist_serial_##CN (__global const uchar * restrict src, uint src_off, \
+    int src_stride, int width, int height, int tw, int th, int tiles_x, \
+    int slices, uint4 w, __global uint * restrict partial) \
+{ \
+  __local uint h[4 * BINS]; \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  const int rows = (th + slices - 1) / slices; \
+  const int y0 = slice * rows, y1 = min (y0 + rows, th); \
+  const int x0 = tx * tw; \
+  /* pixels of the tile's rows inside the plane (the rest is padding) */ \
+  const int direct = clamp (width - x0, 0, tw); \
+  for (int i = 0; i < 4 * BINS; i++) \
+    h[i] = 0; \
+  for (int y = y0; y < y1; y++) { \
+    __global const uchar *row = src + src_off + \
+        (size_t) reflect101 (ty * th + y, height) * src_stride; \
+    int x = 0; \
+    for (; x + 4 <= direct; x += 4) { \
+      BODY16 \
+    } \
+    for (; x < tw; x++) \
+      h[(x & 3) * BINS + LUMA_##CN (row, reflect101 (x0 + x, width), w)]++; \
+  } \
+  __global uint *out = partial + ((size_t) tile * slices + slice) * BINS; \
+  for (int b = 0; b < BINS; b++) \
+    out[b] = h[b] + h[BINS + b] + h[2 * BINS + b] + h[3 * BINS + b]; \
+}
+
+HIST_SERIAL_KERNEL (c1,
+    const uchar4 v = vload4 (0, row + x0 + x);
+    h[v.s0]++; h[BINS + v.s1]++; h[2 * BINS + v.s2]++; h[3 * BINS + v.s3]++;)
+HIST_SERIAL_KERNEL (c4,
+    const uchar16 v = vload16 (0, row + (x0 + x) * 4);
+    h[luma4 (v.s0123, w)]++; h[BINS + luma4 (v.s4567, w)]++;
+    h[2 * BINS + luma4 (v.s89ab, w)]++; h[3 * BINS + luma4 (v.scdef, w)]++;)
 
 /* Scene-cut detector, one work-group, run before histeq_lut when smoothing
  * is on: the frame's histogram (sum of every tile's) is compared with its
@@ -212,7 +259,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
 
   const float v = f[b];
   const float o = strength >= 1.0f ? v : (float) b + strength * (v - (float) b);
-  lut[(size_t) tile * BINS + b] = convert_uchar_sat_rte (o);
+  lut[(size_t) tile * BINS + b] = convert_uchar_sat (rint (o));
 }
 
 /* Colour scaled by the luma gain, clamped so no channel clips: the ratios
@@ -225,8 +272,8 @@ scale_colour (uchar4 p, uint y, uint ynew)
   const float m = (float) max (p.x, max (p.y, p.z));
   const float g = fmin ((float) ynew / (float) y, 255.0f / m);
   const float4 q = convert_float4 (p) * g;
-  return (uchar4) (convert_uchar_sat_rte (q.x), convert_uchar_sat_rte (q.y),
-      convert_uchar_sat_rte (q.z), p.w);
+  const uchar4 o = convert_uchar4_sat (rint (q));
+  return (uchar4) (o.xyz, p.w);
 }
 
 #define APPLY_ARGS \
@@ -279,7 +326,7 @@ clahe_value (__global const uchar * restrict lut, uint v, int x, int y,
   const float res =
       ((float) l1[tx1 * BINS] * xa1 + (float) l1[tx2 * BINS] * xa) * ya1 +
       ((float) l2[tx1 * BINS] * xa1 + (float) l2[tx2 * BINS] * xa) * ya;
-  return convert_uchar_sat_rte (res);
+  return convert_uchar_sat (rint (res));
 }
 
 #define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \

@@ -182,10 +182,11 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
       maxdiff <= tol && guard_ok;
   if (!ok) {
     n_failed++;
-    g_printerr ("FAIL %s: %dx%d cn=%d %s tiles=%dx%d clip=%.1f strength=%.2f"
+    g_printerr ("FAIL %s %s hist: %dx%d cn=%d %s tiles=%dx%d clip=%.1f strength=%.2f"
         " %s stride=%d: status=%d, hist %s (first bad %d: %u vs %u), lut %s"
         " (first bad %d: %d vs %d), max diff %d at byte (%d,%d)%s\n",
-        ctx->device->name, sz->width, sz->height, cn,
+        ctx->device->name, prog->serial ? "serial" : "atomic", sz->width,
+        sz->height, cn,
         pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
         pr->strength, content_names[content], sp.stride, status,
         hist_bad < 0 ? "ok" : "BAD", hist_bad,
@@ -232,9 +233,11 @@ main (int argc, char **argv)
       gst_object_unref (ctx);
       continue;
     }
-    for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
-      const Params *pr = &params[pi];
+    for (guint pi = 0; pi < 2 * G_N_ELEMENTS (params); pi++) {
+      const Params *pr = &params[pi / 2];
       gint before = n_failed;
+      /* both histogram kernels on every device */
+      prog.serial = pi % 2;
       for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
         for (gint cn = 1; cn <= 4; cn += 3)
           for (gint content = RANDOM; content <= DARK; content++) {
@@ -243,7 +246,8 @@ main (int argc, char **argv)
               continue;
             check_one (ctx, &prog, pr, &sizes[si], cn, content);
           }
-      g_print ("%s %s tiles %dx%d clip %.1f strength %.2f: %s\n", dev->name,
+      g_print ("%s %s hist, %s tiles %dx%d clip %.1f strength %.2f: %s\n",
+          dev->name, prog.serial ? "serial" : "atomic",
           pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
           pr->strength, n_failed == before ? "ok" : "FAILED");
     }

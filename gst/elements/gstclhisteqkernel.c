@@ -30,11 +30,11 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
 
   memset (prog, 0, sizeof (*prog));
   /* GPUs: a 256-item group and 16 histogram copies spread over the banks;
-   * CPUs (PoCL runs a group as loops on one core, so no bank conflicts):
-   * small groups, one copy. */
+   * CPUs: the serial kernel, one item per group, no atomics. */
   prog->hist_local = ctx->device->is_gpu ?
       MIN (256, ctx->device->max_work_group_size) : 16;
   prog->copies = ctx->device->is_gpu ? 16 : 1;
+  prog->serial = !ctx->device->is_gpu;
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d", prog->copies);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
@@ -52,6 +52,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     gchar name[48];
     g_snprintf (name, sizeof (name), "histeq_hist_%s", suffix[i]);
     KERNEL (prog->hist[i], name);
+    g_snprintf (name, sizeof (name), "histeq_hist_serial_%s", suffix[i]);
+    KERNEL (prog->hist_serial[i], name);
     g_snprintf (name, sizeof (name), "histeq_apply_global_%s", suffix[i]);
     KERNEL (prog->apply_global[i], name);
     g_snprintf (name, sizeof (name), "histeq_apply_clahe_%s", suffix[i]);
@@ -72,6 +74,7 @@ void
 gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
 {
   cl_kernel *all[] = { &prog->hist[0], &prog->hist[1], &prog->lut,
+    &prog->hist_serial[0], &prog->hist_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut
   };
@@ -181,7 +184,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     return CL_INVALID_VALUE;
 
   /* 1. histograms of every (tile, slice) */
-  k = prog->hist[ci];
+  k = prog->serial ? prog->hist_serial[ci] : prog->hist[ci];
   a = 0;
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
@@ -196,9 +199,9 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  local[0] = prog->hist_local;
+  local[0] = prog->serial ? 1 : prog->hist_local;
   local[1] = 1;
-  global[0] = prog->hist_local * bufs->slices;
+  global[0] = local[0] * bufs->slices;
   global[1] = tiles;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
       steps ? &steps[0] : NULL);

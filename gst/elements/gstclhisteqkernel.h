@@ -19,7 +19,9 @@ typedef enum
 typedef struct
 {
   cl_program program;
-  cl_kernel hist[2];            /* c1, c4 */
+  cl_kernel hist[2];            /* c1, c4: work-groups with atomics (GPUs) */
+  cl_kernel hist_serial[2];     /* c1, c4: one item per group (CPUs) */
+  gboolean serial;              /* use hist_serial (the device's default) */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel apply_global[2];
