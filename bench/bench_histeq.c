@@ -166,6 +166,8 @@ main (int argc, char **argv)
         iters);
     run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
         iters);
+    run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,
+        iters);
     gst_cl_histeq_program_clear (&prog);
     gst_object_unref (ctx);
   }

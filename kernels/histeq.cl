@@ -27,8 +27,8 @@
  *                     temporal smoothing (reset on a cut), strength;
  *                     writes lut[tile][256]
  *                     global = (256, tiles), local = (256, 1)
- *   histeq_apply_global_cN / histeq_apply_clahe_cN   one pixel per
- *                     work-item, global = (width, height)
+ *   histeq_apply_global_cN / histeq_apply_clahe_cN   16 pixels of a row
+ *                     per work-item, global = (ceil(width / 16), height)
  *   histeq_copy       bytes of a plane (chroma), 16 per work-item
  */
 #pragma OPENCL FP_CONTRACT OFF
@@ -281,79 +281,131 @@ scale_colour (uchar4 p, uint y, uint ynew)
     __global uchar * restrict dst, uint dst_off, int dst_stride, \
     int width, int height, uint4 w, __global const uchar * restrict lut
 
+/* 16 pixels of a row per work-item, global = (ceil(width / 16), height) */
 __kernel void
 histeq_apply_global_c1 (APPLY_ARGS)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
     return;
-  dst[dst_off + (size_t) y * dst_stride + x] =
-      lut[src[src_off + (size_t) y * src_stride + x]];
+  __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
+  if (x0 + 16 <= width) {
+    const uchar16 v = vload16 (0, s);
+    uchar16 o;
+    o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
+    o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
+    o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
+    o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
+    vstore16 (o, 0, d);
+  } else {
+    for (int i = 0; i < width - x0; i++)
+      d[i] = lut[s[i]];
+  }
+}
+
+/* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises
+ * those, not loops): the same operations, so the same results. */
+inline uint4
+luma4x4 (uchar16 p, uint4 w)
+{
+  return (w.x * convert_uint4 (p.s048c) + w.y * convert_uint4 (p.s159d) +
+      w.z * convert_uint4 (p.s26ae) + 128) >> 8;
+}
+
+inline uchar16
+scale_colour4x4 (uchar16 p, uint4 y, uint4 ynew)
+{
+  const float4 c0 = convert_float4 (p.s048c), c1 = convert_float4 (p.s159d),
+      c2 = convert_float4 (p.s26ae);
+  const float4 m = fmax (c0, fmax (c1, c2));
+  const float4 g = fmin (convert_float4 (ynew) /
+      convert_float4 (max (y, (uint4) 1)), 255.0f / fmax (m, 1.0f));
+  const char4 dark = convert_char4 (y == 0);
+  const uchar4 yn = convert_uchar4 (ynew);
+  uchar16 o;
+  o.s048c = select (convert_uchar4_sat (rint (c0 * g)), yn, dark);
+  o.s159d = select (convert_uchar4_sat (rint (c1 * g)), yn, dark);
+  o.s26ae = select (convert_uchar4_sat (rint (c2 * g)), yn, dark);
+  o.s37bf = p.s37bf;
+  return o;
 }
 
 __kernel void
 histeq_apply_global_c4 (APPLY_ARGS)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
     return;
-  const uchar4 p = vload4 (x, src + src_off + (size_t) y * src_stride);
-  const uint l = luma4 (p, w);
-  vstore4 (scale_colour (p, l, lut[l]), x,
-      dst + dst_off + (size_t) y * dst_stride);
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  if (x0 + 16 <= width) {
+    for (int k = 0; k < 4; k++) {
+      const uchar16 p = vload16 (0, s + (x0 + 4 * k) * 4);
+      const uint4 l = luma4x4 (p, w);
+      const uint4 n = (uint4) (lut[l.x], lut[l.y], lut[l.z], lut[l.w]);
+      vstore16 (scale_colour4x4 (p, l, n), 0, d + (x0 + 4 * k) * 4);
+    }
+  } else {
+    for (int x = x0; x < width; x++) {
+      const uchar4 p = vload4 (x, s);
+      const uint l = luma4 (p, w);
+      vstore4 (scale_colour (p, l, lut[l]), x, d);
+    }
+  }
 }
 
 /* OpenCV's CLAHE interpolation: bilinear between the LUTs of the four
- * nearest tile centres, in float, rounded to nearest even. */
-inline uint
-clahe_value (__global const uchar * restrict lut, uint v, int x, int y,
-    float inv_tw, float inv_th, int tiles_x, int tiles_y)
-{
-  const float txf = (float) x * inv_tw - 0.5f;
-  int tx1 = (int) floor (txf);
-  int tx2 = tx1 + 1;
-  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
-  tx1 = max (tx1, 0);
-  tx2 = min (tx2, tiles_x - 1);
-  const float tyf = (float) y * inv_th - 0.5f;
-  int ty1 = (int) floor (tyf);
-  int ty2 = ty1 + 1;
-  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
-  ty1 = max (ty1, 0);
-  ty2 = min (ty2, tiles_y - 1);
-  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS + v;
-  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS + v;
-  const float res =
-      ((float) l1[tx1 * BINS] * xa1 + (float) l1[tx2 * BINS] * xa) * ya1 +
-      ((float) l2[tx1 * BINS] * xa1 + (float) l2[tx2 * BINS] * xa) * ya;
-  return convert_uchar_sat (rint (res));
-}
-
+ * nearest tile centres, in float, rounded to nearest even. Each work-item
+ * maps 16 pixels of a row (the row's tile weights computed once).
+ * global = (ceil(width / 16), height) */
 #define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \
     int tiles_y
 
-__kernel void
-histeq_apply_clahe_c1 (CLAHE_ARGS)
+/* floor() for the range used here, without a library call */
+inline int
+floor_int (float v)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-  const uint v = src[src_off + (size_t) y * src_stride + x];
-  dst[dst_off + (size_t) y * dst_stride + x] =
-      clahe_value (lut, v, x, y, inv_tw, inv_th, tiles_x, tiles_y);
+  const int t = (int) v;
+  return t - ((float) t > v);
 }
 
-__kernel void
-histeq_apply_clahe_c4 (CLAHE_ARGS)
-{
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-  const uchar4 p = vload4 (x, src + src_off + (size_t) y * src_stride);
-  const uint l = luma4 (p, w);
-  const uint n = clahe_value (lut, l, x, y, inv_tw, inv_th, tiles_x, tiles_y);
-  vstore4 (scale_colour (p, l, n), x, dst + dst_off + (size_t) y * dst_stride);
+#define CLAHE_KERNEL(CN, LOAD, STORE) \
+__kernel void \
+histeq_apply_clahe_##CN (CLAHE_ARGS) \
+{ \
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1); \
+  if (x0 >= width || y >= height) \
+    return; \
+  const float tyf = (float) y * inv_th - 0.5f; \
+  int ty1 = floor_int (tyf); \
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya; \
+  const int ty2 = min (ty1 + 1, tiles_y - 1); \
+  ty1 = max (ty1, 0); \
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS; \
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS; \
+  __global const uchar *s = src + src_off + (size_t) y * src_stride; \
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride; \
+  const int n = min (16, width - x0); \
+  for (int i = 0; i < n; i++) { \
+    const int x = x0 + i; \
+    const float txf = (float) x * inv_tw - 0.5f; \
+    int tx1 = floor_int (txf); \
+    const float xa = txf - (float) tx1, xa1 = 1.0f - xa; \
+    const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS; \
+    tx1 = max (tx1, 0) * BINS; \
+    LOAD \
+    const float res = \
+        ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 + \
+        ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya; \
+    const uint nv = convert_uchar_sat (rint (res)); \
+    STORE \
+  } \
 }
+
+CLAHE_KERNEL (c1, const uint v = s[x];, d[x] = nv;)
+CLAHE_KERNEL (c4, const uchar4 p = vload4 (x, s); const uint v = luma4 (p, w);,
+    vstore4 (scale_colour (p, v, nv), x, d);)
 
 __kernel void
 histeq_copy (__global const uchar * restrict src, uint src_off,

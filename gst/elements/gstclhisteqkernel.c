@@ -277,7 +277,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   }
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  global[0] = sp->width;
+  global[0] = (sp->width + 15) / 16;
   global[1] = sp->height;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
       event);
