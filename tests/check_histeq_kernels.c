@@ -207,6 +207,100 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   return ok;
 }
 
+/* Temporal smoothing and scene cuts over a sequence: three frames of one
+ * scene, three of another (a cut), against the reference state machine.
+ * The LUTs are compared bit for bit every frame. */
+static gboolean
+check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
+    GstCLHisteqMode mode, const Size * sz)
+{
+  const gint w = sz->width, h = sz->height;
+  GstCLPlane plane = { 0, w, w, h, 1 };
+  GstCLHisteqBuffers bufs = { 0 };
+  GstCLHisteqParams hp = { 1.0f, 4, 0.3f };
+  const gfloat alpha = 1.0f / 4;
+  const gint wts[4] = { 0 };
+  GError *err = NULL;
+  guint8 *src = g_malloc ((gsize) w * h), *dst = g_malloc ((gsize) w * h);
+  gfloat fs[260] = { 0 }, *st;
+  guint32 *hist;
+  guint8 *rluts, *dluts;
+  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0;
+  cl_mem s, d;
+  cl_int status = CL_SUCCESS;
+
+  if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, w, h, mode, 4, 3, 2.0, &err))
+    g_error ("buffers: %s", err->message);
+  tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  st = g_new0 (gfloat, tiles * BINS);
+  hist = g_new (guint32, tiles * BINS);
+  rluts = g_new (guint8, tiles * BINS);
+  dluts = g_new (guint8, tiles * BINS);
+  s = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
+      &status);
+  d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
+      &status);
+
+  for (gint frame = 0; frame < 6 && status == CL_SUCCESS; frame++) {
+    guint32 fh[BINS] = { 0 };
+    cl_event ev = NULL;
+    gint cut;
+
+    fill (src, w, w, h, frame < 3 ? DARK : STRUCTURED);
+    /* some noise on the structured scene, so its frames differ */
+    if (frame >= 3)
+      for (gint i = 0; i < w * h; i += 7)
+        src[i] ^= rnd () & 3;
+    status = clEnqueueWriteBuffer (ctx->queue, s, CL_TRUE, 0, (gsize) w * h,
+        src, 0, NULL, NULL);
+
+    gst_cl_ref_histeq_hist (src, w, w, h, 1, wts, &bufs.geom, hist);
+    for (gint i = 0; i < tiles * BINS; i++)
+      fh[i % BINS] += hist[i];
+    cut = gst_cl_ref_histeq_cut (fh, alpha, hp.cut_threshold, frame == 0, fs);
+    cuts += cut;
+    want_cuts += frame == 0 || frame == 3;
+    for (gint t = 0; t < tiles; t++) {
+      gfloat f[BINS];
+      gst_cl_ref_histeq_map (hist + t * BINS, &bufs.geom, f);
+      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut);
+      gst_cl_ref_histeq_lut (f, 1.0f, rluts + t * BINS);
+    }
+
+    if (status == CL_SUCCESS)
+      status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, wts, s,
+          &plane, d, &plane, &ev, NULL);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
+          tiles * BINS, dluts, 1, &ev, NULL);
+    if (ev)
+      clReleaseEvent (ev);
+    if (status == CL_SUCCESS && bad_frame < 0 &&
+        memcmp (dluts, rluts, tiles * BINS) != 0)
+      bad_frame = frame;
+  }
+
+  n_checked++;
+  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts;
+  if (!ok) {
+    n_failed++;
+    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs differ "
+        "from frame %d, %d cuts (want %d)\n", ctx->device->name,
+        prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
+        status, bad_frame, cuts, want_cuts);
+  }
+  clReleaseMemObject (s);
+  clReleaseMemObject (d);
+  gst_cl_histeq_buffers_clear (&bufs);
+  g_free (st);
+  g_free (hist);
+  g_free (rluts);
+  g_free (dluts);
+  g_free (src);
+  g_free (dst);
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -250,6 +344,17 @@ main (int argc, char **argv)
           dev->name, prog.serial ? "serial" : "atomic",
           pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
           pr->strength, n_failed == before ? "ok" : "FAILED");
+    }
+    for (gint serial = 0; serial < 2; serial++) {
+      gint before = n_failed;
+      prog.serial = serial;
+      for (gint mode = 0; mode < 2; mode++) {
+        check_temporal (ctx, &prog, mode, &sizes[3]);
+        check_temporal (ctx, &prog, mode, &sizes[4]);
+      }
+      g_print ("%s %s hist, temporal smoothing and scene cuts: %s\n",
+          dev->name, serial ? "serial" : "atomic",
+          n_failed == before ? "ok" : "FAILED");
     }
     gst_cl_histeq_program_clear (&prog);
     gst_object_unref (ctx);

@@ -65,6 +65,16 @@ void gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
 /* Final byte LUT: rint (strength >= 1 ? f : j + strength * (f - j)). */
 void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
 
+/* Temporal state of the frame (histeq_cut): smoothed pdf[256], valid, cut.
+ * Updates it with the frame's histogram @hist (sum of every tile's) and
+ * returns whether the frame is a scene cut (or @reset, or no state yet). */
+int gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
+    float cut_threshold, int reset, float *frame_state);
+
+/* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
+ * state @st[256]: restarted on a cut, else st += alpha * (f - st). */
+void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut);
+
 /* Applies the tile LUTs to a plane (luma of @cn-byte pixels; colour scaled
  * by the luma gain, clamped so no channel clips). */
 void gst_cl_ref_histeq_apply (const uint8_t * src, int src_stride,

@@ -116,6 +116,39 @@ gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
   }
 }
 
+int
+gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
+    float cut_threshold, int reset, float *frame_state)
+{
+  float total = 0.0f, tv = 0.0f, inv;
+  int cut = reset || frame_state[BINS] == 0.0f;
+
+  for (int j = 0; j < BINS; j++)
+    total += (float) hist[j];
+  inv = 1.0f / total;
+  for (int j = 0; j < BINS; j++)
+    tv += fabsf ((float) hist[j] * inv - frame_state[j]);
+  if (0.5f * tv > cut_threshold)
+    cut = 1;
+  for (int j = 0; j < BINS; j++) {
+    float q = (float) hist[j] * inv;
+    frame_state[j] = cut ? q : frame_state[j] + alpha * (q - frame_state[j]);
+  }
+  frame_state[BINS] = 1.0f;
+  frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+  return cut;
+}
+
+void
+gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut)
+{
+  for (int j = 0; j < BINS; j++) {
+    float v = cut ? f[j] : st[j] + alpha * (f[j] - st[j]);
+    st[j] = v;
+    f[j] = v;
+  }
+}
+
 static uint8_t
 sat_rte (float v)
 {
