@@ -50,6 +50,22 @@ reflect101 (int p, int n)
   return p < n ? p : period - p;
 }
 
+/* rint() for 0 <= v < 2^23 without the library call (which PoCL does not
+ * inline): adding 2^23 rounds to an integer, half to even, in the default
+ * rounding mode. Exact, as FP_CONTRACT is off and no fast-math is used. */
+#define RNE_MAGIC 8388608.0f
+inline float
+rne (float v)
+{
+  return (v + RNE_MAGIC) - RNE_MAGIC;
+}
+
+inline float4
+rne4 (float4 v)
+{
+  return (v + RNE_MAGIC) - RNE_MAGIC;
+}
+
 inline uint
 luma4 (uchar4 p, uint4 w)
 {
@@ -270,9 +286,10 @@ scale_colour (uchar4 p, uint y, uint ynew)
   if (y == 0)
     return (uchar4) ((uchar) ynew, (uchar) ynew, (uchar) ynew, p.w);
   const float m = (float) max (p.x, max (p.y, p.z));
-  const float g = fmin ((float) ynew / (float) y, 255.0f / m);
+  const float gy = (float) ynew / (float) y, gm = 255.0f / m;
+  const float g = gm < gy ? gm : gy;
   const float4 q = convert_float4 (p) * g;
-  const uchar4 o = convert_uchar4_sat (rint (q));
+  const uchar4 o = convert_uchar4_sat (rne4 (q));
   return (uchar4) (o.xyz, p.w);
 }
 
@@ -318,15 +335,17 @@ scale_colour4x4 (uchar16 p, uint4 y, uint4 ynew)
 {
   const float4 c0 = convert_float4 (p.s048c), c1 = convert_float4 (p.s159d),
       c2 = convert_float4 (p.s26ae);
-  const float4 m = fmax (c0, fmax (c1, c2));
-  const float4 g = fmin (convert_float4 (ynew) /
-      convert_float4 (max (y, (uint4) 1)), 255.0f / fmax (m, 1.0f));
+  /* integer max and a select: fmax/fmin are library calls on PoCL */
+  const float4 m = convert_float4 (max (max (p.s048c, p.s159d), p.s26ae));
+  const float4 gy = convert_float4 (ynew) / convert_float4 (max (y, (uint4) 1));
+  const float4 gm = 255.0f / max (m, 1.0f);
+  const float4 g = select (gy, gm, gm < gy);
   const char4 dark = convert_char4 (y == 0);
   const uchar4 yn = convert_uchar4 (ynew);
   uchar16 o;
-  o.s048c = select (convert_uchar4_sat (rint (c0 * g)), yn, dark);
-  o.s159d = select (convert_uchar4_sat (rint (c1 * g)), yn, dark);
-  o.s26ae = select (convert_uchar4_sat (rint (c2 * g)), yn, dark);
+  o.s048c = select (convert_uchar4_sat (rne4 (c0 * g)), yn, dark);
+  o.s159d = select (convert_uchar4_sat (rne4 (c1 * g)), yn, dark);
+  o.s26ae = select (convert_uchar4_sat (rne4 (c2 * g)), yn, dark);
   o.s37bf = p.s37bf;
   return o;
 }
@@ -398,7 +417,7 @@ histeq_apply_clahe_##CN (CLAHE_ARGS) \
     const float res = \
         ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 + \
         ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya; \
-    const uint nv = convert_uchar_sat (rint (res)); \
+    const uint nv = convert_uchar_sat (rne (res)); \
     STORE \
   } \
 }
