@@ -423,8 +423,59 @@ histeq_apply_clahe_##CN (CLAHE_ARGS) \
 }
 
 CLAHE_KERNEL (c1, const uint v = s[x];, d[x] = nv;)
-CLAHE_KERNEL (c4, const uchar4 p = vload4 (x, s); const uint v = luma4 (p, w);,
-    vstore4 (scale_colour (p, v, nv), x, d);)
+
+/* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
+ * path, so the same results); a row's last partial chunk goes scalar. */
+__kernel void
+histeq_apply_clahe_c4 (CLAHE_ARGS)
+{
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  const float tyf = (float) y * inv_th - 0.5f;
+  int ty1 = floor_int (tyf);
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  const int ty2 = min (ty1 + 1, tiles_y - 1);
+  ty1 = max (ty1, 0);
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS;
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  if (x0 + 16 > width) {
+    for (int x = x0; x < width; x++) {
+      const float txf = (float) x * inv_tw - 0.5f;
+      int tx1 = floor_int (txf);
+      const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+      const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
+      tx1 = max (tx1, 0) * BINS;
+      const uchar4 p = vload4 (x, s);
+      const uint v = luma4 (p, w);
+      const float res =
+          ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
+          ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
+      vstore4 (scale_colour (p, v, convert_uchar_sat (rne (res))), x, d);
+    }
+    return;
+  }
+  for (int k = 0; k < 4; k++) {
+    const int xk = x0 + 4 * k;
+    const uchar16 p = vload16 (0, s + xk * 4);
+    const uint4 v = luma4x4 (p, w);
+    const float4 txf = convert_float4 ((int4) (xk, xk + 1, xk + 2, xk + 3)) *
+        inv_tw - 0.5f;
+    int4 t = convert_int4 (txf);
+    t += convert_float4 (t) > txf;       /* floor: true is -1 */
+    const float4 xa = txf - convert_float4 (t), xa1 = 1.0f - xa;
+    const int4 i1 = max (t, 0) * BINS + convert_int4 (v);
+    const int4 i2 = min (t + 1, tiles_x - 1) * BINS + convert_int4 (v);
+#define G4(l, i) (float4) (l[i.x], l[i.y], l[i.z], l[i.w])
+    const float4 res = (G4 (l1, i1) * xa1 + G4 (l1, i2) * xa) * ya1 +
+        (G4 (l2, i1) * xa1 + G4 (l2, i2) * xa) * ya;
+#undef G4
+    const uint4 nv = convert_uint4 (convert_uchar4_sat (rne4 (res)));
+    vstore16 (scale_colour4x4 (p, v, nv), 0, d + xk * 4);
+  }
+}
 
 __kernel void
 histeq_copy (__global const uchar * restrict src, uint src_off,
