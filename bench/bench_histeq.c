@@ -155,9 +155,13 @@ main (int argc, char **argv)
     g_assert_no_error (err);
     if (!gst_cl_histeq_program_init (&prog, ctx, &err))
       g_error ("%s", err->message);
-    g_print ("%s: %dx%d, median of %d frames, ms (hist group %zu items, %d "
-        "copies)\n", dev->name, width, height, iters, prog.hist_local,
-        prog.copies);
+    if (prog.serial)
+      g_print ("%s: %dx%d, median of %d frames, ms (serial histogram kernel)"
+          "\n", dev->name, width, height, iters);
+    else
+      g_print ("%s: %dx%d, median of %d frames, ms (histogram groups of %zu "
+          "items, %d copies)\n", dev->name, width, height, iters,
+          prog.hist_local, prog.copies);
     for (gint mode = 0; mode < 2; mode++) {
       run_case (ctx, &prog, width, height, 1, FALSE, mode, 0, iters);
       run_case (ctx, &prog, width, height, 1, TRUE, mode, 0, iters);
