@@ -298,7 +298,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_uint ("smoothing", "Smoothing",
           "Frames over which the mapping is averaged (exponential moving "
-          "average on the device) against flicker; 0: off, every frame is "
+          "average on the device) against flicker; 0 or 1: off, every frame is "
           "mapped on its own", 0, MAX_SMOOTHING, DEFAULT_SMOOTHING, flags));
   g_object_class_install_property (gobject_class, PROP_SCENE_CUT_THRESHOLD,
       g_param_spec_double ("scene-cut-threshold", "Scene-cut threshold",
