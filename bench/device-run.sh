@@ -20,10 +20,15 @@ if [ "$part" = check ]; then
   build/bench/bench_kernels 1920 1080 1.1 50 "" 5
   build/bench/bench_kernels 1920 1080 1.1 50
   build/bench/bench_kernels 3840 2160 1.1 50 "" 5
+  step "histeq kernel times: 1080p, 4K"
+  build/bench/bench_histeq 1920 1080 50
+  build/bench/bench_histeq 3840 2160 30
   } > "$out/bench.log" 2>&1
-  { step "kernel checker"; timeout 280 build/tests/check_blur_kernels; echo "exit $?"; } \
+  { step "kernel checker"; timeout 280 build/tests/check_blur_kernels; echo "exit $?"
+    timeout 150 build/tests/check_histeq_kernels; echo "exit $?"; } \
       > "$out/check.log" 2>&1
-  { step "element tests"; timeout 200 build/tests/check_clblur; echo "exit $?"; } \
+  { step "element tests"; timeout 200 build/tests/check_clblur; echo "exit $?"
+    timeout 100 build/tests/check_clhisteq; echo "exit $?"; } \
       > "$out/elements.log" 2>&1
   tail -2 "$out/check.log"; grep -E "exit|Checks|:F:" "$out/elements.log"
 else

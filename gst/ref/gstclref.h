@@ -27,6 +27,60 @@ void gst_cl_ref_blur_plane (const uint8_t * src, int src_stride, uint8_t * dst,
     int dst_stride, int width, int height, int cn, const double *taps_x,
     int kx, const double *taps_y, int ky);
 
+/* ---- histogram equalisation (kernels/histeq.cl) ---- */
+
+#define GST_CL_HISTEQ_BINS 256
+
+/* Tile grid over a width x height plane as cv::CLAHE lays it: when the size
+ * is not a multiple of the grid, the plane is padded (reflect-101) by
+ * tiles - (size % tiles) in BOTH directions (OpenCV pads both even when
+ * only one is not a multiple). Global mode: one tile, the plane itself. */
+typedef struct
+{
+  int tiles_x, tiles_y;
+  int tw, th;                   /* tile size in the padded plane */
+  int clip;                     /* OpenCV's integer clip limit, 0: none */
+  float lut_scale;              /* 255.f / (tw * th) */
+  float inv_tw, inv_th;         /* 1.f / tw, 1.f / th */
+  int clahe;
+} GstCLHisteqGeometry;
+
+void gst_cl_ref_histeq_geometry (GstCLHisteqGeometry * g, int width,
+    int height, int clahe, int tiles_x, int tiles_y, double clip_limit);
+
+/* Luma of a pixel of @cn (1 or 4) bytes: the byte itself, or
+ * (w[0]*p[0] + w[1]*p[1] + w[2]*p[2] + 128) >> 8. */
+int gst_cl_ref_histeq_luma (const uint8_t * p, int cn, const int *w);
+
+/* Histograms of every tile: hist[tile * 256 + v]. */
+void gst_cl_ref_histeq_hist (const uint8_t * src, int stride, int width,
+    int height, int cn, const int *w, const GstCLHisteqGeometry * g,
+    uint32_t * hist);
+
+/* Unrounded mapping of one tile (equalizeHist's or CLAHE's), @hist is
+ * modified (clipped) in CLAHE mode. */
+void gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
+    float *f);
+
+/* Final byte LUT: rint (strength >= 1 ? f : j + strength * (f - j)). */
+void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
+
+/* Temporal state of the frame (histeq_cut): smoothed pdf[256], valid, cut.
+ * Updates it with the frame's histogram @hist (sum of every tile's) and
+ * returns whether the frame is a scene cut (or @reset, or no state yet). */
+int gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
+    float cut_threshold, int reset, float *frame_state);
+
+/* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
+ * state @st[256]: restarted on a cut, else st += alpha * (f - st). */
+void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut);
+
+/* Applies the tile LUTs to a plane (luma of @cn-byte pixels; colour scaled
+ * by the luma gain, clamped so no channel clips). */
+void gst_cl_ref_histeq_apply (const uint8_t * src, int src_stride,
+    uint8_t * dst, int dst_stride, int width, int height, int cn,
+    const int *w, const GstCLHisteqGeometry * g, const uint8_t * luts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Kernel times of clhisteq's kernels on every OpenCL device, from profiling
+ * events (median of N frames), for noise and for a flat frame (the worst
+ * case of histogram atomics: every work-item hits one bin), beside the C
+ * reference. A report, never a test.
+ * Usage: bench_histeq [WIDTH HEIGHT [ITERATIONS]] */
+#include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
+#include "elements/gstclhisteqkernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N_STEPS 4
+static const gchar *step_names[N_STEPS] = { "hist", "cut", "lut", "apply" };
+
+static gdouble
+event_ms (cl_event ev)
+{
+  cl_ulong t0 = 0, t1 = 0;
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
+      NULL);
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+      NULL);
+  return (t1 - t0) / 1e6;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+median (gdouble * t, gint n)
+{
+  qsort (t, n, sizeof (gdouble), cmp_double);
+  return t[n / 2];
+}
+
+static void
+run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
+    gint height, gint cn, gboolean flat, GstCLHisteqMode mode, guint smoothing,
+    gint iters)
+{
+  const gint stride = GST_ROUND_UP_64 (width * cn);
+  const gsize size = (gsize) stride * height;
+  guint8 *host = g_malloc (size), *ref = g_malloc (size);
+  GstCLPlane plane = { 0, stride, width, height, cn };
+  GstCLHisteqBuffers bufs = { 0 };
+  GstCLHisteqParams params = { 1.0f, smoothing, 0.3f };
+  gdouble *t[N_STEPS + 1];
+  gint w[4];
+  guint32 state = 1;
+  GError *err = NULL;
+  cl_int status;
+  cl_mem src, dst;
+
+  gst_cl_histeq_luma_weights (0, 1, 2, w);
+  for (gsize i = 0; i < size; i++) {
+    state = state * 1664525u + 1013904223u;
+    host[i] = flat ? 128 : state >> 24;
+  }
+  src = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      size, host, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  dst = clCreateBuffer (ctx->context, CL_MEM_WRITE_ONLY, size, NULL, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, width, height, mode, 8, 8,
+          2.0, &err))
+    g_error ("%s", err->message);
+  for (gint s = 0; s <= N_STEPS; s++)
+    t[s] = g_new0 (gdouble, iters);
+
+  for (gint i = -3; i < iters; i++) {
+    cl_event ev = NULL, steps[N_STEPS] = { NULL };
+    status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &params, w, src,
+        &plane, dst, &plane, &ev, steps);
+    g_assert_cmpint (status, ==, CL_SUCCESS);
+    clWaitForEvents (1, &ev);
+    if (i >= 0) {
+      cl_ulong t0 = 0, t1 = 0;
+      clGetEventProfilingInfo (steps[0], CL_PROFILING_COMMAND_START,
+          sizeof (t0), &t0, NULL);
+      clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+          NULL);
+      for (gint s = 0; s < N_STEPS; s++)
+        t[s][i] = steps[s] ? event_ms (steps[s]) : 0;
+      t[N_STEPS][i] = (t1 - t0) / 1e6;
+    }
+    for (gint s = 0; s < N_STEPS; s++)
+      if (steps[s])
+        clReleaseEvent (steps[s]);
+    clReleaseEvent (ev);
+  }
+
+  g_print ("  %-6s %-5s %-5s smooth=%-2u", cn == 1 ? "GRAY8" : "RGBA",
+      flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing);
+  for (gint s = 0; s < N_STEPS; s++)
+    g_print (" %s %7.3f", step_names[s], median (t[s], iters));
+  g_print (" | total %7.3f ms", median (t[N_STEPS], iters));
+
+  /* The C reference of the same work, on one core. */
+  if (smoothing == 0) {
+    gint tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+    guint32 *hist = g_new (guint32, tiles * 256);
+    guint8 *luts = g_new (guint8, tiles * 256);
+    gint64 t0 = g_get_monotonic_time ();
+    gst_cl_ref_histeq_hist (host, stride, width, height, cn, w, &bufs.geom,
+        hist);
+    for (gint k = 0; k < tiles; k++) {
+      gfloat f[256];
+      gst_cl_ref_histeq_map (hist + k * 256, &bufs.geom, f);
+      gst_cl_ref_histeq_lut (f, 1.0f, luts + k * 256);
+    }
+    gst_cl_ref_histeq_apply (host, stride, ref, stride, width, height, cn, w,
+        &bufs.geom, luts);
+    g_print (" (C reference %.1f ms)",
+        (g_get_monotonic_time () - t0) / 1000.0);
+    g_free (hist);
+    g_free (luts);
+  }
+  g_print ("\n");
+
+  for (gint s = 0; s <= N_STEPS; s++)
+    g_free (t[s]);
+  gst_cl_histeq_buffers_clear (&bufs);
+  clReleaseMemObject (src);
+  clReleaseMemObject (dst);
+  g_free (host);
+  g_free (ref);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint width = argc > 2 ? atoi (argv[1]) : 1920;
+  gint height = argc > 2 ? atoi (argv[2]) : 1080;
+  gint iters = argc > 3 ? atoi (argv[3]) : 30;
+  const GPtrArray *devices;
+  GError *err = NULL;
+
+  gst_init (&argc, &argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_print ("SKIP: %s\n", err->message);
+    return 77;
+  }
+  for (guint di = 0; di < devices->len; di++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+    GstCLHisteqProgram prog;
+
+    g_assert_no_error (err);
+    if (!gst_cl_histeq_program_init (&prog, ctx, &err))
+      g_error ("%s", err->message);
+    if (prog.serial)
+      g_print ("%s: %dx%d, median of %d frames, ms (serial histogram kernel)"
+          "\n", dev->name, width, height, iters);
+    else
+      g_print ("%s: %dx%d, median of %d frames, ms (histogram groups of %zu "
+          "items, %d copies)\n", dev->name, width, height, iters,
+          prog.hist_local, prog.copies);
+    for (gint mode = 0; mode < 2; mode++) {
+      run_case (ctx, &prog, width, height, 1, FALSE, mode, 0, iters);
+      run_case (ctx, &prog, width, height, 1, TRUE, mode, 0, iters);
+    }
+    run_case (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_GLOBAL, 8,
+        iters);
+    run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
+        iters);
+    run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,
+        iters);
+    gst_cl_histeq_program_clear (&prog);
+    gst_object_unref (ctx);
+  }
+  return 0;
+}

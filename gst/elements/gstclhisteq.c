@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-clhisteq
+ * @title: clhisteq
+ *
+ * Histogram-equalisation tone mapper on an OpenCL device, entirely on the
+ * device (histogram, LUT and apply are kernels; nothing is read back).
+ *
+ * `mode=global` is `cv2.equalizeHist` bit for bit (with `strength=1` and
+ * `smoothing=0`); `mode=clahe` is `cv2.createCLAHE (clip-limit, (tiles-x,
+ * tiles-y)).apply` within 1 LSB, also for sizes that are not a multiple of
+ * the tile grid. Only luma is equalised: the Y plane of NV12 and I420 (the
+ * chroma planes are copied unchanged), and for RGBA, BGRA, RGBx and BGRx
+ * the BT.601 luma, with the colour scaled by the luma gain (clamped so no
+ * channel clips, so the hue is kept).
+ *
+ * `strength` blends the mapping with the identity. `smoothing` averages the
+ * mapping over about that many frames (an exponential moving average kept
+ * on the device) so noise does not make the picture flicker; a scene cut
+ * (the histogram moving further than `scene-cut-threshold` from the
+ * smoothed one, in total-variation distance) resets the average, so a cut
+ * adapts at once. In CLAHE mode each tile is smoothed and cut-detected on
+ * its own.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=60 pattern=smpte ! video/x-raw,format=NV12,width=640,height=480 ! clhisteq mode=clahe clip-limit=3 ! videoconvert ! pngenc snapshot=true ! filesink location=histeq.png
+ * ]|
+ */
+#include "gstclhisteq.h"
+#include "gstclhisteqkernel.h"
+#include "cl/gstclutils.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_histeq_debug);
+#define GST_CAT_DEFAULT gst_cl_histeq_debug
+
+#define FORMATS "{ GRAY8, NV12, I420, RGBA, BGRA, RGBx, BGRx }"
+
+enum
+{
+  PROP_0,
+  PROP_MODE,
+  PROP_STRENGTH,
+  PROP_SMOOTHING,
+  PROP_SCENE_CUT_THRESHOLD,
+  PROP_CLIP_LIMIT,
+  PROP_TILES_X,
+  PROP_TILES_Y,
+};
+
+#define DEFAULT_MODE GST_CL_HISTEQ_GLOBAL
+#define DEFAULT_STRENGTH 1.0
+#define DEFAULT_SMOOTHING 8
+#define DEFAULT_SCENE_CUT_THRESHOLD 0.3
+#define DEFAULT_CLIP_LIMIT 2.0  /* cv2.createCLAHE's default */
+#define DEFAULT_TILES 8
+#define MAX_TILES 64
+#define MAX_SMOOTHING 1000
+#define MAX_CLIP_LIMIT 256.0    /* at 256 no bin is ever clipped */
+
+struct _GstCLHisteq
+{
+  GstCLFilter parent;
+
+  /* properties, under the object lock */
+  GstCLHisteqMode mode;
+  gdouble strength;
+  guint smoothing;
+  gdouble cut_threshold;
+  gdouble clip_limit;
+  gint tiles_x, tiles_y;
+
+  /* streaming thread */
+  GstCLHisteqProgram prog;
+  GstCLHisteqBuffers bufs;
+  gint weights[4];
+  gboolean reset;
+};
+
+G_DEFINE_TYPE (GstCLHisteq, gst_cl_histeq, GST_TYPE_CL_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clhisteq, "clhisteq", GST_RANK_NONE,
+    GST_TYPE_CL_HISTEQ);
+
+#define GST_TYPE_CL_HISTEQ_MODE (gst_cl_histeq_mode_get_type ())
+static GType
+gst_cl_histeq_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTEQ_GLOBAL, "One mapping for the frame (cv2.equalizeHist)",
+        "global"},
+    {GST_CL_HISTEQ_CLAHE, "Contrast-limited adaptive, per tile "
+          "(cv2.createCLAHE)", "clahe"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCLHisteqMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static void
+gst_cl_histeq_release (GstCLFilter * filter)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (filter);
+
+  gst_cl_histeq_buffers_clear (&self->bufs);
+  gst_cl_histeq_program_clear (&self->prog);
+}
+
+static gboolean
+gst_cl_histeq_build (GstCLFilter * filter, GError ** error)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (filter);
+
+  /* One program for every mode, format and property value: nothing is
+   * compiled after start. */
+  if (self->prog.program)
+    return TRUE;
+  return gst_cl_histeq_program_init (&self->prog,
+      gst_cl_filter_get_context (filter), error);
+}
+
+static gboolean
+gst_cl_histeq_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (filter);
+
+  switch (GST_VIDEO_INFO_FORMAT (in_info)) {
+    case GST_VIDEO_FORMAT_RGBA:
+    case GST_VIDEO_FORMAT_RGBx:
+      gst_cl_histeq_luma_weights (0, 1, 2, self->weights);
+      break;
+    case GST_VIDEO_FORMAT_BGRA:
+    case GST_VIDEO_FORMAT_BGRx:
+      gst_cl_histeq_luma_weights (2, 1, 0, self->weights);
+      break;
+    default:
+      memset (self->weights, 0, sizeof (self->weights));
+      break;
+  }
+  /* A new stream: the temporal state starts over. */
+  self->reset = TRUE;
+  return TRUE;
+}
+
+static cl_int
+gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
+    const GstCLFrame * out, cl_event * done)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (filter);
+  GstCLContext *ctx = gst_cl_filter_get_context (filter);
+  GstCLHisteqParams params;
+  GstCLHisteqMode mode;
+  gdouble clip;
+  gint tx, ty;
+  GError *err = NULL;
+  cl_int status;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  clip = self->clip_limit;
+  tx = self->tiles_x;
+  ty = self->tiles_y;
+  params.strength = self->strength;
+  params.smoothing = self->smoothing;
+  params.cut_threshold = self->cut_threshold;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!gst_cl_histeq_buffers_ensure (&self->bufs, ctx, in->planes[0].width,
+          in->planes[0].height, mode, tx, ty, clip, &err)) {
+    GST_ERROR_OBJECT (self, "%s", err->message);
+    g_clear_error (&err);
+    return CL_OUT_OF_RESOURCES;
+  }
+  if (self->reset) {
+    self->bufs.state_fresh = TRUE;
+    self->reset = FALSE;
+  }
+
+  status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
+      &params, self->weights, in->mem, &in->planes[0], out->mem,
+      &out->planes[0], done, NULL);
+  for (guint p = 1; p < in->n_planes && status == CL_SUCCESS; p++) {
+    cl_event ev = NULL;
+    status = gst_cl_histeq_enqueue_copy (&self->prog, ctx->queue, in->mem,
+        &in->planes[p], out->mem, &out->planes[p], &ev);
+    if (ev) {
+      if (*done)
+        clReleaseEvent (*done);
+      *done = ev;
+    }
+  }
+  return status;
+}
+
+static void
+gst_cl_histeq_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      self->mode = g_value_get_enum (value);
+      break;
+    case PROP_STRENGTH:
+      self->strength = g_value_get_double (value);
+      break;
+    case PROP_SMOOTHING:
+      self->smoothing = g_value_get_uint (value);
+      break;
+    case PROP_SCENE_CUT_THRESHOLD:
+      self->cut_threshold = g_value_get_double (value);
+      break;
+    case PROP_CLIP_LIMIT:
+      self->clip_limit = g_value_get_double (value);
+      break;
+    case PROP_TILES_X:
+      self->tiles_x = g_value_get_int (value);
+      break;
+    case PROP_TILES_Y:
+      self->tiles_y = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histeq_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_STRENGTH:
+      g_value_set_double (value, self->strength);
+      break;
+    case PROP_SMOOTHING:
+      g_value_set_uint (value, self->smoothing);
+      break;
+    case PROP_SCENE_CUT_THRESHOLD:
+      g_value_set_double (value, self->cut_threshold);
+      break;
+    case PROP_CLIP_LIMIT:
+      g_value_set_double (value, self->clip_limit);
+      break;
+    case PROP_TILES_X:
+      g_value_set_int (value, self->tiles_x);
+      break;
+    case PROP_TILES_Y:
+      g_value_set_int (value, self->tiles_y);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histeq_class_init (GstCLHisteqClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  GstCaps *caps = gst_cl_filter_make_caps (FORMATS);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_histeq_debug, "clhisteq", 0,
+      "OpenCL histogram equalisation");
+
+  gobject_class->set_property = gst_cl_histeq_set_property;
+  gobject_class->get_property = gst_cl_histeq_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "global: one mapping for the frame (cv2.equalizeHist); clahe: "
+          "contrast-limited, per tile (cv2.createCLAHE)",
+          GST_TYPE_CL_HISTEQ_MODE, DEFAULT_MODE, flags));
+  g_object_class_install_property (gobject_class, PROP_STRENGTH,
+      g_param_spec_double ("strength", "Strength",
+          "Blend of the mapping with the identity: 0 leaves the picture as "
+          "it is, 1 equalises fully", 0.0, 1.0, DEFAULT_STRENGTH, flags));
+  g_object_class_install_property (gobject_class, PROP_SMOOTHING,
+      g_param_spec_uint ("smoothing", "Smoothing",
+          "Frames over which the mapping is averaged (exponential moving "
+          "average on the device) against flicker; 0 or 1: off, every frame is "
+          "mapped on its own", 0, MAX_SMOOTHING, DEFAULT_SMOOTHING, flags));
+  g_object_class_install_property (gobject_class, PROP_SCENE_CUT_THRESHOLD,
+      g_param_spec_double ("scene-cut-threshold", "Scene-cut threshold",
+          "Total-variation distance (0..1) between the frame's histogram and "
+          "the smoothed one above which the smoothing restarts (a scene "
+          "cut); 1: never", 0.0, 1.0, DEFAULT_SCENE_CUT_THRESHOLD, flags));
+  g_object_class_install_property (gobject_class, PROP_CLIP_LIMIT,
+      g_param_spec_double ("clip-limit", "Clip limit",
+          "CLAHE contrast limit as in cv2.createCLAHE (a histogram bin may "
+          "hold clip-limit times the mean); 0: no limit", 0.0,
+          MAX_CLIP_LIMIT, DEFAULT_CLIP_LIMIT, flags));
+  g_object_class_install_property (gobject_class, PROP_TILES_X,
+      g_param_spec_int ("tiles-x", "Tiles across",
+          "CLAHE tile grid columns", 1, MAX_TILES, DEFAULT_TILES, flags));
+  g_object_class_install_property (gobject_class, PROP_TILES_Y,
+      g_param_spec_int ("tiles-y", "Tiles down",
+          "CLAHE tile grid rows", 1, MAX_TILES, DEFAULT_TILES, flags));
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL histogram equalisation", "Filter/Effect/Video",
+      "Histogram-equalisation tone mapper (global as cv2.equalizeHist, or "
+      "CLAHE) on an OpenCL device, stable over time. Example: "
+      "gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12 "
+      "! clhisteq mode=clahe ! videoconvert ! autovideosink",
+      "gst-opencl-filters developers");
+
+  filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_histeq_build);
+  filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_histeq_release);
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_histeq_set_info);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cl_histeq_process);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTEQ_MODE, 0);
+}
+
+static void
+gst_cl_histeq_init (GstCLHisteq * self)
+{
+  self->mode = DEFAULT_MODE;
+  self->strength = DEFAULT_STRENGTH;
+  self->smoothing = DEFAULT_SMOOTHING;
+  self->cut_threshold = DEFAULT_SCENE_CUT_THRESHOLD;
+  self->clip_limit = DEFAULT_CLIP_LIMIT;
+  self->tiles_x = DEFAULT_TILES;
+  self->tiles_y = DEFAULT_TILES;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstclhisteqkernel.h"
+#include "cl/gstclutils.h"
+
+#include <string.h>
+
+#define BINS GST_CL_HISTEQ_BINS
+#define TILE_STATE 256          /* floats per tile, as in histeq.cl */
+#define FRAME_STATE 260         /* floats of the frame's state */
+/* Histogram work-groups to aim for per frame, so every compute unit gets
+ * several even in global mode (one tile). */
+#define TARGET_GROUPS 64
+
+void
+gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4])
+{
+  memset (w, 0, 4 * sizeof (gint));
+  w[r] = 77;
+  w[g] = 150;
+  w[b] = 29;
+}
+
+gboolean
+gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
+    GError ** error)
+{
+  static const gchar *suffix[2] = { "c1", "c4" };
+  gchar *opts;
+  cl_int status = CL_SUCCESS;
+
+  memset (prog, 0, sizeof (*prog));
+  /* GPUs: a 256-item group and 16 histogram copies spread over the banks;
+   * CPUs: the serial kernel, one item per group, no atomics. */
+  prog->hist_local = ctx->device->is_gpu ?
+      MIN (256, ctx->device->max_work_group_size) : 16;
+  prog->copies = ctx->device->is_gpu ? 16 : 1;
+  prog->serial = !ctx->device->is_gpu;
+  opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+      " -DNCOPIES=%d", prog->copies);
+  prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
+  g_free (opts);
+  if (!prog->program)
+    return FALSE;
+
+#define KERNEL(field, name) G_STMT_START { \
+    if (status == CL_SUCCESS) { \
+      field = clCreateKernel (prog->program, name, &status); \
+      if (!gst_cl_set_error (status, name, error)) \
+        goto fail; \
+    } } G_STMT_END
+  for (gint i = 0; i < 2; i++) {
+    gchar name[48];
+    g_snprintf (name, sizeof (name), "histeq_hist_%s", suffix[i]);
+    KERNEL (prog->hist[i], name);
+    g_snprintf (name, sizeof (name), "histeq_hist_serial_%s", suffix[i]);
+    KERNEL (prog->hist_serial[i], name);
+    g_snprintf (name, sizeof (name), "histeq_apply_global_%s", suffix[i]);
+    KERNEL (prog->apply_global[i], name);
+    g_snprintf (name, sizeof (name), "histeq_apply_clahe_%s", suffix[i]);
+    KERNEL (prog->apply_clahe[i], name);
+  }
+  KERNEL (prog->lut, "histeq_lut");
+  KERNEL (prog->cut, "histeq_cut");
+  KERNEL (prog->copy, "histeq_copy");
+#undef KERNEL
+  return TRUE;
+
+fail:
+  gst_cl_histeq_program_clear (prog);
+  return FALSE;
+}
+
+void
+gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
+{
+  cl_kernel *all[] = { &prog->hist[0], &prog->hist[1], &prog->lut,
+    &prog->hist_serial[0], &prog->hist_serial[1],
+    &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
+    &prog->apply_clahe[1], &prog->copy, &prog->cut
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (*all[i])
+      clReleaseKernel (*all[i]);
+  if (prog->program)
+    clReleaseProgram (prog->program);
+  memset (prog, 0, sizeof (*prog));
+}
+
+static void
+release_mem (cl_mem * mem)
+{
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = NULL;
+}
+
+void
+gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
+{
+  release_mem (&bufs->partial);
+  release_mem (&bufs->luts);
+  release_mem (&bufs->frame_state);
+  release_mem (&bufs->state);
+  memset (bufs, 0, sizeof (*bufs));
+}
+
+gboolean
+gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
+    gint width, gint height, GstCLHisteqMode mode, gint tiles_x, gint tiles_y,
+    gdouble clip_limit, GError ** error)
+{
+  GstCLHisteqGeometry g;
+  gint tiles, slices;
+  cl_int status;
+
+  gst_cl_ref_histeq_geometry (&g, width, height, mode == GST_CL_HISTEQ_CLAHE,
+      tiles_x, tiles_y, clip_limit);
+  if (bufs->partial && bufs->width == width && bufs->height == height &&
+      memcmp (&g, &bufs->geom, sizeof (g)) == 0)
+    return TRUE;
+
+  gst_cl_histeq_buffers_clear (bufs);
+  tiles = g.tiles_x * g.tiles_y;
+  slices = CLAMP (TARGET_GROUPS / tiles, 1, g.th);
+  bufs->geom = g;
+  bufs->width = width;
+  bufs->height = height;
+  bufs->slices = slices;
+  bufs->state_fresh = TRUE;
+  bufs->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+      sizeof (cl_uint) * BINS * tiles * slices, NULL, &status);
+  if (!gst_cl_set_error (status, "clCreateBuffer(histograms)", error))
+    goto fail;
+  bufs->luts = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+      BINS * tiles, NULL, &status);
+  if (!gst_cl_set_error (status, "clCreateBuffer(luts)", error))
+    goto fail;
+  bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+      sizeof (cl_float) * (TILE_STATE * tiles + FRAME_STATE), NULL, &status);
+  if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
+    goto fail;
+  {
+    cl_buffer_region region = { sizeof (cl_float) * TILE_STATE * tiles,
+      sizeof (cl_float) * FRAME_STATE
+    };
+    bufs->frame_state = clCreateSubBuffer (bufs->state, CL_MEM_READ_WRITE,
+        CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  }
+  if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
+    goto fail;
+  return TRUE;
+
+fail:
+  gst_cl_histeq_buffers_clear (bufs);
+  return FALSE;
+}
+
+static gint
+cn_index (gint pixel_bytes)
+{
+  return pixel_bytes == 1 ? 0 : pixel_bytes == 4 ? 1 : -1;
+}
+
+cl_int
+gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
+    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const gint ci = cn_index (sp->pixel_bytes);
+  const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
+  const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
+  const gboolean smooth = params->smoothing > 1;
+  /* Smoothing switched on: whatever state there is, is stale. */
+  const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
+  const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
+  size_t global[2], local[2];
+  cl_kernel k;
+  cl_int status = CL_SUCCESS;
+  cl_uint a;
+
+  if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
+    return CL_INVALID_VALUE;
+
+  /* 1. histograms of every (tile, slice) */
+  k = prog->serial ? prog->hist_serial[ci] : prog->hist[ci];
+  a = 0;
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tw);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->th);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
+  status |= clSetKernelArg (k, a++, sizeof (wts), wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  local[0] = prog->serial ? 1 : prog->hist_local;
+  local[1] = 1;
+  global[0] = local[0] * bufs->slices;
+  global[1] = tiles;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      steps ? &steps[0] : NULL);
+  if (status != CL_SUCCESS)
+    return status;
+
+  /* 2. scene cut (smoothing only) */
+  if (smooth) {
+    const cl_int n_partials = tiles * bufs->slices;
+    k = prog->cut;
+    a = 0;
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &n_partials);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float),
+        &params->cut_threshold);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+    if (status != CL_SUCCESS)
+      return CL_INVALID_KERNEL_ARGS;
+    global[0] = local[0] = BINS;
+    status = clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0,
+        NULL, steps ? &steps[1] : NULL);
+    if (status != CL_SUCCESS)
+      return status;
+  }
+
+  /* 3. LUT per tile (temporal smoothing, clip, CDF, strength) */
+  k = prog->lut;
+  a = 0;
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  local[0] = BINS;
+  local[1] = 1;
+  global[0] = BINS;
+  global[1] = tiles;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      steps ? &steps[2] : NULL);
+  if (status != CL_SUCCESS)
+    return status;
+  bufs->state_fresh = FALSE;
+  bufs->smoothing_on = smooth;
+
+  /* 4. apply */
+  k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
+  a = 0;
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
+  status |= clSetKernelArg (k, a++, sizeof (wts), wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  if (g->clahe) {
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_tw);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_th);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_y);
+  }
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  global[0] = (sp->width + 15) / 16;
+  global[1] = sp->height;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+      event);
+  if (status == CL_SUCCESS && steps && event && *event) {
+    clRetainEvent (*event);
+    steps[3] = *event;
+  }
+  return status;
+}
+
+cl_int
+gst_cl_histeq_enqueue_copy (GstCLHisteqProgram * prog, cl_command_queue queue,
+    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event)
+{
+  cl_kernel k = prog->copy;
+  const cl_int wb = sp->width * sp->pixel_bytes;
+  size_t global[2] = { (wb + 15) / 16, sp->height };
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &wb);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+      event);
+}

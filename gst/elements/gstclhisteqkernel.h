@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The histogram-equalisation kernels as the element, the kernel checker and
+ * the benchmark use them: program, per-size device buffers (histograms,
+ * LUTs, temporal state) and the enqueue of one plane. */
+#pragma once
+
+#include "cl/gstclcontext.h"
+#include "cl/gstclfilter.h"
+#include "ref/gstclref.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_CL_HISTEQ_GLOBAL,         /* cv2.equalizeHist */
+  GST_CL_HISTEQ_CLAHE,          /* cv2.createCLAHE */
+} GstCLHisteqMode;
+
+typedef struct
+{
+  cl_program program;
+  cl_kernel hist[2];            /* c1, c4: work-groups with atomics (GPUs) */
+  cl_kernel hist_serial[2];     /* c1, c4: one item per group (CPUs) */
+  gboolean serial;              /* use hist_serial (the device's default) */
+  cl_kernel lut;
+  cl_kernel cut;
+  cl_kernel apply_global[2];
+  cl_kernel apply_clahe[2];
+  cl_kernel copy;
+  size_t hist_local;            /* work-items per histogram work-group */
+  gint copies;                  /* local histogram copies (bank spreading) */
+} GstCLHisteqProgram;
+
+/* Device buffers for one frame size and tile grid. */
+typedef struct
+{
+  GstCLHisteqGeometry geom;
+  gint width, height;
+  gint slices;                  /* histogram work-groups per tile */
+  cl_mem partial;               /* uint [tiles][slices][256] */
+  cl_mem luts;                  /* uchar [tiles][256] */
+  cl_mem state;                 /* float [tiles][256] smoothed mappings,
+                                 * then the frame's state (260 floats) */
+  cl_mem frame_state;           /* sub-buffer: the frame's state */
+  gboolean state_fresh;         /* state must be reset on the next frame */
+  gboolean smoothing_on;        /* the last frame was smoothed */
+} GstCLHisteqBuffers;
+
+/* What may change from frame to frame without new buffers. */
+typedef struct
+{
+  gfloat strength;              /* 0..1, blend with the identity */
+  guint smoothing;              /* frames; 0 or 1: none */
+  gfloat cut_threshold;         /* total-variation distance, 0..1 */
+} GstCLHisteqParams;
+
+/* Per-byte luma weights of 4-byte pixels with R, G, B at byte @r, @g, @b
+ * (BT.601, sum 256). */
+void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
+
+gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
+    GstCLContext * ctx, GError ** error);
+void gst_cl_histeq_program_clear (GstCLHisteqProgram * prog);
+
+/* Buffers for a @width x @height plane; keeps them (and the temporal state)
+ * when the geometry is unchanged. */
+gboolean gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs,
+    GstCLContext * ctx, gint width, gint height, GstCLHisteqMode mode,
+    gint tiles_x, gint tiles_y, gdouble clip_limit, GError ** error);
+void gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs);
+
+/* Histogram, LUT and apply for the luma of one plane (@pixel_bytes 1 or 4,
+ * @w the luma weights for 4). Never waits; @event: the last command.
+ * @steps, when not NULL: 4 events (histogram, scene cut or NULL, LUT,
+ * apply) for profiling, to be released by the caller. */
+cl_int gst_cl_histeq_enqueue (GstCLHisteqProgram * prog,
+    GstCLHisteqBuffers * bufs, cl_command_queue queue,
+    const GstCLHisteqParams * params, const gint w[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event, cl_event * steps);
+
+/* Copies a plane unchanged (chroma), on the device. */
+cl_int gst_cl_histeq_enqueue_copy (GstCLHisteqProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, cl_event * event);
+
+G_END_DECLS

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Reference of kernels/histeq.cl: cv::equalizeHist and cv::CLAHE (8 bits)
+ * step by step, in the same float arithmetic as OpenCV. */
+#include "gstclref.h"
+
+#include <math.h>
+#include <string.h>
+
+#define BINS GST_CL_HISTEQ_BINS
+
+void
+gst_cl_ref_histeq_geometry (GstCLHisteqGeometry * g, int width, int height,
+    int clahe, int tiles_x, int tiles_y, double clip_limit)
+{
+  memset (g, 0, sizeof (*g));
+  g->clahe = clahe;
+  if (!clahe) {
+    g->tiles_x = g->tiles_y = 1;
+    g->tw = width;
+    g->th = height;
+  } else {
+    g->tiles_x = tiles_x;
+    g->tiles_y = tiles_y;
+    if (width % tiles_x == 0 && height % tiles_y == 0) {
+      g->tw = width / tiles_x;
+      g->th = height / tiles_y;
+    } else {
+      g->tw = (width + tiles_x - width % tiles_x) / tiles_x;
+      g->th = (height + tiles_y - height % tiles_y) / tiles_y;
+    }
+    if (clip_limit > 0.0) {
+      g->clip = (int) (clip_limit * (g->tw * g->th) / BINS);
+      if (g->clip < 1)
+        g->clip = 1;
+    }
+  }
+  g->lut_scale = (float) (BINS - 1) / (float) (g->tw * g->th);
+  g->inv_tw = 1.0f / (float) g->tw;
+  g->inv_th = 1.0f / (float) g->th;
+}
+
+int
+gst_cl_ref_histeq_luma (const uint8_t * p, int cn, const int *w)
+{
+  if (cn == 1)
+    return p[0];
+  return (w[0] * p[0] + w[1] * p[1] + w[2] * p[2] + 128) >> 8;
+}
+
+void
+gst_cl_ref_histeq_hist (const uint8_t * src, int stride, int width,
+    int height, int cn, const int *w, const GstCLHisteqGeometry * g,
+    uint32_t * hist)
+{
+  memset (hist, 0, sizeof (uint32_t) * BINS * g->tiles_x * g->tiles_y);
+  for (int ty = 0; ty < g->tiles_y; ty++)
+    for (int tx = 0; tx < g->tiles_x; tx++) {
+      uint32_t *h = hist + (ty * g->tiles_x + tx) * BINS;
+      for (int y = 0; y < g->th; y++) {
+        const uint8_t *row = src +
+            (size_t) gst_cl_ref_reflect101 (ty * g->th + y, height) * stride;
+        for (int x = 0; x < g->tw; x++) {
+          int sx = gst_cl_ref_reflect101 (tx * g->tw + x, width);
+          h[gst_cl_ref_histeq_luma (row + sx * cn, cn, w)]++;
+        }
+      }
+    }
+}
+
+void
+gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
+    float *f)
+{
+  const int total = g->tw * g->th;
+
+  if (g->clahe) {
+    if (g->clip > 0) {
+      int clipped = 0, batch, residual;
+      for (int j = 0; j < BINS; j++)
+        if ((int) hist[j] > g->clip) {
+          clipped += hist[j] - g->clip;
+          hist[j] = g->clip;
+        }
+      batch = clipped / BINS;
+      residual = clipped - batch * BINS;
+      for (int j = 0; j < BINS; j++)
+        hist[j] += batch;
+      if (residual != 0) {
+        int step = BINS / residual > 1 ? BINS / residual : 1;
+        for (int j = 0; j < BINS && residual > 0; j += step, residual--)
+          hist[j]++;
+      }
+    }
+    int sum = 0;
+    for (int j = 0; j < BINS; j++) {
+      sum += hist[j];
+      f[j] = (float) sum * g->lut_scale;
+    }
+  } else {
+    int i0 = 0;
+    while (i0 < BINS - 1 && hist[i0] == 0)
+      i0++;
+    if ((int) hist[i0] == total) {
+      for (int j = 0; j < BINS; j++)
+        f[j] = (float) j;
+    } else {
+      const float scale = 255.0f / (float) (total - (int) hist[i0]);
+      int sum = 0;
+      for (int j = 0; j <= i0; j++)
+        f[j] = 0.0f;
+      for (int j = i0 + 1; j < BINS; j++) {
+        sum += hist[j];
+        f[j] = (float) sum * scale;
+      }
+    }
+  }
+}
+
+int
+gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
+    float cut_threshold, int reset, float *frame_state)
+{
+  float total = 0.0f, tv = 0.0f, inv;
+  int cut = reset || frame_state[BINS] == 0.0f;
+
+  for (int j = 0; j < BINS; j++)
+    total += (float) hist[j];
+  inv = 1.0f / total;
+  for (int j = 0; j < BINS; j++)
+    tv += fabsf ((float) hist[j] * inv - frame_state[j]);
+  if (0.5f * tv > cut_threshold)
+    cut = 1;
+  for (int j = 0; j < BINS; j++) {
+    float q = (float) hist[j] * inv;
+    frame_state[j] = cut ? q : frame_state[j] + alpha * (q - frame_state[j]);
+  }
+  frame_state[BINS] = 1.0f;
+  frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+  return cut;
+}
+
+void
+gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut)
+{
+  for (int j = 0; j < BINS; j++) {
+    float v = cut ? f[j] : st[j] + alpha * (f[j] - st[j]);
+    st[j] = v;
+    f[j] = v;
+  }
+}
+
+static uint8_t
+sat_rte (float v)
+{
+  float r = rintf (v);
+  return r < 0 ? 0 : r > 255 ? 255 : (uint8_t) r;
+}
+
+void
+gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut)
+{
+  for (int j = 0; j < BINS; j++)
+    lut[j] = sat_rte (strength >= 1.0f ? f[j] :
+        (float) j + strength * (f[j] - (float) j));
+}
+
+static int
+clahe_value (const GstCLHisteqGeometry * g, const uint8_t * luts, int v,
+    int x, int y)
+{
+  float txf = (float) x * g->inv_tw - 0.5f, tyf = (float) y * g->inv_th - 0.5f;
+  int tx1 = (int) floorf (txf), ty1 = (int) floorf (tyf);
+  int tx2 = tx1 + 1, ty2 = ty1 + 1;
+  float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+  float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  const uint8_t *l1, *l2;
+
+  tx1 = tx1 < 0 ? 0 : tx1;
+  tx2 = tx2 > g->tiles_x - 1 ? g->tiles_x - 1 : tx2;
+  ty1 = ty1 < 0 ? 0 : ty1;
+  ty2 = ty2 > g->tiles_y - 1 ? g->tiles_y - 1 : ty2;
+  l1 = luts + (size_t) ty1 * g->tiles_x * BINS + v;
+  l2 = luts + (size_t) ty2 * g->tiles_x * BINS + v;
+  return sat_rte ((l1[tx1 * BINS] * xa1 + l1[tx2 * BINS] * xa) * ya1 +
+      (l2[tx1 * BINS] * xa1 + l2[tx2 * BINS] * xa) * ya);
+}
+
+void
+gst_cl_ref_histeq_apply (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int width, int height, int cn, const int *w,
+    const GstCLHisteqGeometry * g, const uint8_t * luts)
+{
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      const uint8_t *p = src + (size_t) y * src_stride + x * cn;
+      uint8_t *d = dst + (size_t) y * dst_stride + x * cn;
+      int l = gst_cl_ref_histeq_luma (p, cn, w);
+      int n = g->clahe ? clahe_value (g, luts, l, x, y) : luts[l];
+
+      if (cn == 1) {
+        d[0] = n;
+      } else if (l == 0) {
+        d[0] = d[1] = d[2] = n;
+        d[3] = p[3];
+      } else {
+        int mx = p[0] > p[1] ? p[0] : p[1];
+        float m = (float) (mx > p[2] ? mx : p[2]);
+        float gain = fminf ((float) n / (float) l, 255.0f / m);
+        for (int c = 0; c < 3; c++)
+          d[c] = sat_rte ((float) p[c] * gain);
+        d[3] = p[3];
+      }
+    }
+}

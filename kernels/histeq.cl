@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Histogram equalisation of 8-bit luma, global (cv2.equalizeHist) and CLAHE
+ * (cv2.createCLAHE), entirely on the device: histogram -> LUT -> apply, with
+ * nothing read back. gst/ref/histeq.c is the reference of every kernel.
+ *
+ * A frame is split into tiles_x x tiles_y tiles of tw x th pixels over the
+ * frame padded with reflect-101 (as OpenCV pads for CLAHE when the size is
+ * not a multiple of the grid); global mode is one tile, the frame itself.
+ *
+ * Build options:
+ *   -DNCOPIES=n   copies of the local histogram per work-group (power of
+ *                 two); bin b of copy c lives at b * NCOPIES + c, so work-items
+ *                 hitting the same bin (a flat frame) land in different banks
+ *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
+ *                 IEEE float division; bit-exactness needs it)
+ *
+ * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
+ * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
+ *   histeq_hist_cN    per (slice, tile) work-group: the luma histogram of
+ *                     a slice of the tile's rows, into partial[tile][slice]
+ *                     global = (local * slices, tiles), local = (L, 1)
+ *   histeq_hist_serial_cN   the same for CPU devices: one work-item per group
+ *                     global = (slices, tiles), local = (1, 1)
+ *   histeq_cut        with smoothing on: scene-cut verdict for the frame
+ *                     global = local = (256)
+ *   histeq_lut        per tile: sums the slices, clip (CLAHE), CDF,
+ *                     temporal smoothing (reset on a cut), strength;
+ *                     writes lut[tile][256]
+ *                     global = (256, tiles), local = (256, 1)
+ *   histeq_apply_global_cN / histeq_apply_clahe_cN   16 pixels of a row
+ *                     per work-item, global = (ceil(width / 16), height)
+ *   histeq_copy       bytes of a plane (chroma), 16 per work-item
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+#define BINS 256
+/* Floats of temporal state per tile: the smoothed mapping. The frame's
+ * state (smoothed pdf, valid, cut) follows the tiles'. */
+#define TILE_STATE 256
+
+inline int
+reflect101 (int p, int n)
+{
+  if ((uint) p < (uint) n)
+    return p;
+  if (n == 1)
+    return 0;
+  const int period = 2 * n - 2;
+  p = abs (p) % period;
+  return p < n ? p : period - p;
+}
+
+/* rint() for 0 <= v < 2^23 without the library call (which PoCL does not
+ * inline): adding 2^23 rounds to an integer, half to even, in the default
+ * rounding mode. Exact, as FP_CONTRACT is off and no fast-math is used. */
+#define RNE_MAGIC 8388608.0f
+inline float
+rne (float v)
+{
+  return (v + RNE_MAGIC) - RNE_MAGIC;
+}
+
+inline float4
+rne4 (float4 v)
+{
+  return (v + RNE_MAGIC) - RNE_MAGIC;
+}
+
+inline uint
+luma4 (uchar4 p, uint4 w)
+{
+  return (w.x * p.x + w.y * p.y + w.z * p.z + 128) >> 8;
+}
+
+#define LUMA_c1(row, x, w) ((uint) (row)[x])
+#define LUMA_c4(row, x, w) luma4 (vload4 ((x), (row)), (w))
+
+#define HIST_KERNEL(CN) \
+__kernel void \
+histeq_hist_##CN (__global const uchar * restrict src, uint src_off, \
+    int src_stride, int width, int height, int tw, int th, int tiles_x, \
+    int slices, uint4 w, __global uint * restrict partial) \
+{ \
+  __local uint h[NCOPIES * BINS]; \
+  const int lid = get_local_id (0), lsize = get_local_size (0); \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  const int rows = (th + slices - 1) / slices; \
+  const int y0 = slice * rows, y1 = min (y0 + rows, th); \
+  const int copy = lid & (NCOPIES - 1); \
+  for (int i = lid; i < NCOPIES * BINS; i += lsize) \
+    h[i] = 0; \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  for (int y = y0; y < y1; y++) { \
+    __global const uchar *row = src + src_off + \
+        (size_t) reflect101 (ty * th + y, height) * src_stride; \
+    for (int x = lid; x < tw; x += lsize) { \
+      const uint v = LUMA_##CN (row, reflect101 (tx * tw + x, width), w); \
+      atomic_inc (&h[v * NCOPIES + copy]); \
+    } \
+  } \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  __global uint *out = partial + ((size_t) tile * slices + slice) * BINS; \
+  for (int b = lid; b < BINS; b += lsize) { \
+    uint s = 0; \
+    for (int c = 0; c < NCOPIES; c++) \
+      s += h[b * NCOPIES + c]; \
+    out[b] = s; \
+  } \
+}
+
+HIST_KERNEL (c1)
+HIST_KERNEL (c4)
+
+/* The same histograms for CPU devices: one work-item per work-group, so no
+ * atomics and no barriers (PoCL runs a group's items as loops on one core;
+ * a locked increment per pixel costs more than the rest of the frame). Four
+ * sub-histograms, by pixel position, break the store-to-load chain a flat
+ * frame would make on one counter: a flat frame is no slower than noise.
+ * global = (slices, tiles), local = (1, 1) */
+#define HIST_SERIAL_KERNEL(CN, BODY16) \
+__kernel void \
+histeq_hist_serial_##CN (__global const uchar * restrict src, uint src_off, \
+    int src_stride, int width, int height, int tw, int th, int tiles_x, \
+    int slices, uint4 w, __global uint * restrict partial) \
+{ \
+  __local uint h[4 * BINS]; \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  const int rows = (th + slices - 1) / slices; \
+  const int y0 = slice * rows, y1 = min (y0 + rows, th); \
+  const int x0 = tx * tw; \
+  /* pixels of the tile's rows inside the plane (the rest is padding) */ \
+  const int direct = clamp (width - x0, 0, tw); \
+  for (int i = 0; i < 4 * BINS; i++) \
+    h[i] = 0; \
+  for (int y = y0; y < y1; y++) { \
+    __global const uchar *row = src + src_off + \
+        (size_t) reflect101 (ty * th + y, height) * src_stride; \
+    int x = 0; \
+    for (; x + 4 <= direct; x += 4) { \
+      BODY16 \
+    } \
+    for (; x < tw; x++) \
+      h[(x & 3) * BINS + LUMA_##CN (row, reflect101 (x0 + x, width), w)]++; \
+  } \
+  __global uint *out = partial + ((size_t) tile * slices + slice) * BINS; \
+  for (int b = 0; b < BINS; b++) \
+    out[b] = h[b] + h[BINS + b] + h[2 * BINS + b] + h[3 * BINS + b]; \
+}
+
+HIST_SERIAL_KERNEL (c1,
+    const uchar4 v = vload4 (0, row + x0 + x);
+    h[v.s0]++; h[BINS + v.s1]++; h[2 * BINS + v.s2]++; h[3 * BINS + v.s3]++;)
+HIST_SERIAL_KERNEL (c4,
+    const uchar16 v = vload16 (0, row + (x0 + x) * 4);
+    h[luma4 (v.s0123, w)]++; h[BINS + luma4 (v.s4567, w)]++;
+    h[2 * BINS + luma4 (v.s89ab, w)]++; h[3 * BINS + luma4 (v.scdef, w)]++;)
+
+/* Scene-cut detector, one work-group, run before histeq_lut when smoothing
+ * is on: the frame's histogram (sum of every tile's) is compared with its
+ * smoothed pdf in total-variation distance; above @cut_threshold, or on
+ * @reset, the frame is a cut and the smoothing restarts in every tile.
+ * global = local = (256) */
+__kernel void
+histeq_cut (__global const uint * restrict partial, int n_partials,
+    float alpha, float cut_threshold, int reset,
+    __global float * restrict frame_state)
+{
+  __local float q[BINS];
+  const int b = get_local_id (0);
+  uint c = 0;
+
+  for (int i = 0; i < n_partials; i++)
+    c += partial[i * BINS + b];
+  q[b] = (float) c;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (b == 0) {
+    float total = 0.0f, tv = 0.0f;
+    for (int j = 0; j < BINS; j++)
+      total += q[j];
+    const float inv = 1.0f / total;
+    int cut = reset || frame_state[BINS] == 0.0f;
+    for (int j = 0; j < BINS; j++)
+      tv += fabs (q[j] * inv - frame_state[j]);
+    if (0.5f * tv > cut_threshold)
+      cut = 1;
+    for (int j = 0; j < BINS; j++) {
+      const float p = q[j] * inv;
+      frame_state[j] = cut ? p : frame_state[j] + alpha * (p - frame_state[j]);
+    }
+    frame_state[BINS] = 1.0f;
+    frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+  }
+}
+
+/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
+ * limit, 0 for none. @alpha: weight of the new frame in the temporal
+ * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
+ * frame_state[257]. */
+__kernel void
+histeq_lut (__global const uint * restrict partial, int slices, int total,
+    int clahe, int clip, float lut_scale, float strength, float alpha,
+    __global float * restrict state, __global const float * restrict
+    frame_state, __global uchar * restrict lut)
+{
+  __local int hist[BINS];
+  __local float f[BINS];
+  const int b = get_local_id (0), tile = get_group_id (1);
+  __global const uint *p = partial + (size_t) tile * slices * BINS + b;
+  uint c = 0;
+
+  for (int s = 0; s < slices; s++)
+    c += p[s * BINS];
+  hist[b] = c;
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* 256 sequential steps per tile: cheaper than a parallel scan's barriers
+   * on CPU devices, and exactly OpenCV's order of operations. */
+  if (b == 0) {
+    if (clahe) {
+      if (clip > 0) {
+        int clipped = 0;
+        for (int j = 0; j < BINS; j++)
+          if (hist[j] > clip) {
+            clipped += hist[j] - clip;
+            hist[j] = clip;
+          }
+        const int batch = clipped / BINS;
+        int residual = clipped - batch * BINS;
+        for (int j = 0; j < BINS; j++)
+          hist[j] += batch;
+        if (residual != 0) {
+          const int step = max (BINS / residual, 1);
+          for (int j = 0; j < BINS && residual > 0; j += step, residual--)
+            hist[j]++;
+        }
+      }
+      int sum = 0;
+      for (int j = 0; j < BINS; j++) {
+        sum += hist[j];
+        f[j] = (float) sum *lut_scale;
+      }
+    } else {
+      int i0 = 0;
+      while (i0 < BINS - 1 && hist[i0] == 0)
+        i0++;
+      if (hist[i0] == total) {
+        /* One value: equalizeHist leaves the frame as it is. */
+        for (int j = 0; j < BINS; j++)
+          f[j] = (float) j;
+      } else {
+        const float scale = 255.0f / (float) (total - hist[i0]);
+        int sum = 0;
+        for (int j = 0; j <= i0; j++)
+          f[j] = 0.0f;
+        for (int j = i0 + 1; j < BINS; j++) {
+          sum += hist[j];
+          f[j] = (float) sum *scale;
+        }
+      }
+    }
+
+    if (alpha < 1.0f) {
+      __global float *st = state + (size_t) tile * TILE_STATE;
+      const int keep = frame_state[BINS + 1] == 0.0f;
+      for (int j = 0; j < BINS; j++) {
+        const float v = keep ? st[j] + alpha * (f[j] - st[j]) : f[j];
+        st[j] = v;
+        f[j] = v;
+      }
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const float v = f[b];
+  const float o = strength >= 1.0f ? v : (float) b + strength * (v - (float) b);
+  lut[(size_t) tile * BINS + b] = convert_uchar_sat (rint (o));
+}
+
+/* Colour scaled by the luma gain, clamped so no channel clips: the ratios
+ * of the channels, hence the hue, are kept. */
+inline uchar4
+scale_colour (uchar4 p, uint y, uint ynew)
+{
+  if (y == 0)
+    return (uchar4) ((uchar) ynew, (uchar) ynew, (uchar) ynew, p.w);
+  const float m = (float) max (p.x, max (p.y, p.z));
+  const float gy = (float) ynew / (float) y, gm = 255.0f / m;
+  const float g = gm < gy ? gm : gy;
+  const float4 q = convert_float4 (p) * g;
+  const uchar4 o = convert_uchar4_sat (rne4 (q));
+  return (uchar4) (o.xyz, p.w);
+}
+
+#define APPLY_ARGS \
+    __global const uchar * restrict src, uint src_off, int src_stride, \
+    __global uchar * restrict dst, uint dst_off, int dst_stride, \
+    int width, int height, uint4 w, __global const uchar * restrict lut
+
+/* 16 pixels of a row per work-item, global = (ceil(width / 16), height) */
+__kernel void
+histeq_apply_global_c1 (APPLY_ARGS)
+{
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
+  if (x0 + 16 <= width) {
+    const uchar16 v = vload16 (0, s);
+    uchar16 o;
+    o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
+    o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
+    o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
+    o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
+    vstore16 (o, 0, d);
+  } else {
+    for (int i = 0; i < width - x0; i++)
+      d[i] = lut[s[i]];
+  }
+}
+
+/* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises
+ * those, not loops): the same operations, so the same results. */
+inline uint4
+luma4x4 (uchar16 p, uint4 w)
+{
+  return (w.x * convert_uint4 (p.s048c) + w.y * convert_uint4 (p.s159d) +
+      w.z * convert_uint4 (p.s26ae) + 128) >> 8;
+}
+
+inline uchar16
+scale_colour4x4 (uchar16 p, uint4 y, uint4 ynew)
+{
+  const float4 c0 = convert_float4 (p.s048c), c1 = convert_float4 (p.s159d),
+      c2 = convert_float4 (p.s26ae);
+  /* integer max and a select: fmax/fmin are library calls on PoCL */
+  const float4 m = convert_float4 (max (max (p.s048c, p.s159d), p.s26ae));
+  const float4 gy = convert_float4 (ynew) / convert_float4 (max (y, (uint4) 1));
+  const float4 gm = 255.0f / max (m, 1.0f);
+  const float4 g = select (gy, gm, gm < gy);
+  const char4 dark = convert_char4 (y == 0);
+  const uchar4 yn = convert_uchar4 (ynew);
+  uchar16 o;
+  o.s048c = select (convert_uchar4_sat (rne4 (c0 * g)), yn, dark);
+  o.s159d = select (convert_uchar4_sat (rne4 (c1 * g)), yn, dark);
+  o.s26ae = select (convert_uchar4_sat (rne4 (c2 * g)), yn, dark);
+  o.s37bf = p.s37bf;
+  return o;
+}
+
+__kernel void
+histeq_apply_global_c4 (APPLY_ARGS)
+{
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  if (x0 + 16 <= width) {
+    for (int k = 0; k < 4; k++) {
+      const uchar16 p = vload16 (0, s + (x0 + 4 * k) * 4);
+      const uint4 l = luma4x4 (p, w);
+      const uint4 n = (uint4) (lut[l.x], lut[l.y], lut[l.z], lut[l.w]);
+      vstore16 (scale_colour4x4 (p, l, n), 0, d + (x0 + 4 * k) * 4);
+    }
+  } else {
+    for (int x = x0; x < width; x++) {
+      const uchar4 p = vload4 (x, s);
+      const uint l = luma4 (p, w);
+      vstore4 (scale_colour (p, l, lut[l]), x, d);
+    }
+  }
+}
+
+/* OpenCV's CLAHE interpolation: bilinear between the LUTs of the four
+ * nearest tile centres, in float, rounded to nearest even. Each work-item
+ * maps 16 pixels of a row (the row's tile weights computed once).
+ * global = (ceil(width / 16), height) */
+#define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \
+    int tiles_y
+
+/* floor() for the range used here, without a library call */
+inline int
+floor_int (float v)
+{
+  const int t = (int) v;
+  return t - ((float) t > v);
+}
+
+#define CLAHE_KERNEL(CN, LOAD, STORE) \
+__kernel void \
+histeq_apply_clahe_##CN (CLAHE_ARGS) \
+{ \
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1); \
+  if (x0 >= width || y >= height) \
+    return; \
+  const float tyf = (float) y * inv_th - 0.5f; \
+  int ty1 = floor_int (tyf); \
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya; \
+  const int ty2 = min (ty1 + 1, tiles_y - 1); \
+  ty1 = max (ty1, 0); \
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS; \
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS; \
+  __global const uchar *s = src + src_off + (size_t) y * src_stride; \
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride; \
+  const int n = min (16, width - x0); \
+  for (int i = 0; i < n; i++) { \
+    const int x = x0 + i; \
+    const float txf = (float) x * inv_tw - 0.5f; \
+    int tx1 = floor_int (txf); \
+    const float xa = txf - (float) tx1, xa1 = 1.0f - xa; \
+    const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS; \
+    tx1 = max (tx1, 0) * BINS; \
+    LOAD \
+    const float res = \
+        ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 + \
+        ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya; \
+    const uint nv = convert_uchar_sat (rne (res)); \
+    STORE \
+  } \
+}
+
+CLAHE_KERNEL (c1, const uint v = s[x];, d[x] = nv;)
+
+/* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
+ * path, so the same results); a row's last partial chunk goes scalar. */
+__kernel void
+histeq_apply_clahe_c4 (CLAHE_ARGS)
+{
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  const float tyf = (float) y * inv_th - 0.5f;
+  int ty1 = floor_int (tyf);
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  const int ty2 = min (ty1 + 1, tiles_y - 1);
+  ty1 = max (ty1, 0);
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS;
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  if (x0 + 16 > width) {
+    for (int x = x0; x < width; x++) {
+      const float txf = (float) x * inv_tw - 0.5f;
+      int tx1 = floor_int (txf);
+      const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+      const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
+      tx1 = max (tx1, 0) * BINS;
+      const uchar4 p = vload4 (x, s);
+      const uint v = luma4 (p, w);
+      const float res =
+          ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
+          ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
+      vstore4 (scale_colour (p, v, convert_uchar_sat (rne (res))), x, d);
+    }
+    return;
+  }
+  for (int k = 0; k < 4; k++) {
+    const int xk = x0 + 4 * k;
+    const uchar16 p = vload16 (0, s + xk * 4);
+    const uint4 v = luma4x4 (p, w);
+    const float4 txf = convert_float4 ((int4) (xk, xk + 1, xk + 2, xk + 3)) *
+        inv_tw - 0.5f;
+    int4 t = convert_int4 (txf);
+    t += convert_float4 (t) > txf;       /* floor: true is -1 */
+    const float4 xa = txf - convert_float4 (t), xa1 = 1.0f - xa;
+    const int4 i1 = max (t, 0) * BINS + convert_int4 (v);
+    const int4 i2 = min (t + 1, tiles_x - 1) * BINS + convert_int4 (v);
+#define G4(l, i) (float4) (l[i.x], l[i.y], l[i.z], l[i.w])
+    const float4 res = (G4 (l1, i1) * xa1 + G4 (l1, i2) * xa) * ya1 +
+        (G4 (l2, i1) * xa1 + G4 (l2, i2) * xa) * ya;
+#undef G4
+    const uint4 nv = convert_uint4 (convert_uchar4_sat (rne4 (res)));
+    vstore16 (scale_colour4x4 (p, v, nv), 0, d + xk * 4);
+  }
+}
+
+__kernel void
+histeq_copy (__global const uchar * restrict src, uint src_off,
+    int src_stride, __global uchar * restrict dst, uint dst_off,
+    int dst_stride, int width_bytes, int height)
+{
+  const int x = get_global_id (0) * 16, y = get_global_id (1);
+  if (x >= width_bytes || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride + x;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x;
+  if (x + 16 <= width_bytes) {
+    vstore16 (vload16 (0, s), 0, d);
+  } else {
+    for (int i = 0; i < width_bytes - x; i++)
+      d[i] = s[i];
+  }
+}

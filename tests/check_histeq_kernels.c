@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Kernel checker for the histogram-equalisation kernels (dav1d checkasm
+ * style): histograms, LUTs (CDF, clip, strength) and the apply (global and
+ * CLAHE tiles + interpolation) against gst/ref/histeq.c on every OpenCL
+ * device, on random, structured and flat frames of awkward sizes with padded
+ * strides and unaligned plane offsets. Exit 77 when no device exists. */
+#include "cl/gstclcontext.h"
+#include "elements/gstclhisteqkernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BINS GST_CL_HISTEQ_BINS
+
+typedef struct
+{
+  gint width, height;
+} Size;
+
+static const Size sizes[] = {
+  {1, 1}, {3, 7}, {17, 5}, {64, 48}, {640, 480}, {1921, 1081},
+};
+
+typedef struct
+{
+  GstCLHisteqMode mode;
+  gint tiles_x, tiles_y;
+  gdouble clip;
+  gfloat strength;
+} Params;
+
+static const Params params[] = {
+  {GST_CL_HISTEQ_GLOBAL, 1, 1, 0, 1.0f},
+  {GST_CL_HISTEQ_GLOBAL, 1, 1, 0, 0.4f},
+  {GST_CL_HISTEQ_CLAHE, 8, 8, 2.0, 1.0f},
+  {GST_CL_HISTEQ_CLAHE, 3, 5, 0.0, 1.0f},
+  {GST_CL_HISTEQ_CLAHE, 2, 2, 40.0, 0.7f},
+};
+
+enum
+{ RANDOM, STRUCTURED, FLAT, DARK };
+static const gchar *content_names[] = { "random", "structured", "flat",
+  "dark"
+};
+
+static gint n_checked, n_failed;
+static guint32 rng_state = 0x12345678;
+
+static guint8
+rnd (void)
+{
+  rng_state = rng_state * 1664525u + 1013904223u;
+  return rng_state >> 24;
+}
+
+static void
+fill (guint8 * p, gint stride, gint wb, gint h, gint content)
+{
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < wb; x++)
+      p[y * stride + x] = content == RANDOM ? rnd () :
+          content == STRUCTURED ? (((x / 7 + y / 5) & 1) ? 200 :
+          (guint8) (x * 3 + y)) : content == FLAT ? 77 : 20 + rnd () % 40;
+}
+
+static gboolean
+check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
+    const Size * sz, gint cn, gint content)
+{
+  const gint wb = sz->width * cn;
+  const gint pad = rnd () % 67;
+  GstCLPlane sp = { 4096 + 13 * (cn == 1), wb + pad * cn, sz->width,
+    sz->height, cn
+  };
+  GstCLPlane dp = { 64 + 7 * (cn == 1), wb + (pad ? 5 * cn : 0), sz->width,
+    sz->height, cn
+  };
+  gsize src_size = sp.offset + (gsize) sp.stride * sz->height;
+  gsize dst_size = dp.offset + (gsize) dp.stride * sz->height + 64;
+  guint8 *src = g_malloc (src_size), *dst = g_malloc (dst_size),
+      *ref = g_malloc (dst_size);
+  GstCLHisteqBuffers bufs = { 0 };
+  GstCLHisteqParams hp = { pr->strength, 0, 0.3f };
+  GError *err = NULL;
+  gint w[4];
+  cl_int status;
+  cl_mem s, d;
+  cl_event ev = NULL;
+  gint maxdiff = 0, bad_x = -1, bad_y = -1, hist_bad = -1, lut_bad = -1;
+  gboolean guard_ok = TRUE;
+  guint32 *rhist, *dhist, *parts;
+  guint8 *rluts, *dluts;
+  gint tiles, tol;
+
+  gst_cl_histeq_luma_weights (2, 1, 0, w);      /* BGRA */
+  for (gsize i = 0; i < src_size; i++)
+    src[i] = rnd ();
+  fill (src + sp.offset, sp.stride, wb, sz->height, content);
+  memset (dst, 0xA5, dst_size);
+  memcpy (ref, dst, dst_size);
+
+  if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, sz->width, sz->height,
+          pr->mode, pr->tiles_x, pr->tiles_y, pr->clip, &err))
+    g_error ("buffers: %s", err->message);
+  tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  rhist = g_new (guint32, tiles * BINS);
+  dhist = g_new0 (guint32, tiles * BINS);
+  parts = g_new (guint32, tiles * BINS * bufs.slices);
+  rluts = g_new (guint8, tiles * BINS);
+  dluts = g_new (guint8, tiles * BINS);
+
+  /* reference */
+  gst_cl_ref_histeq_hist (src + sp.offset, sp.stride, sz->width, sz->height,
+      cn, w, &bufs.geom, rhist);
+  for (gint t = 0; t < tiles; t++) {
+    guint32 h[BINS];
+    gfloat f[BINS];
+    memcpy (h, rhist + t * BINS, sizeof (h));
+    gst_cl_ref_histeq_map (h, &bufs.geom, f);
+    gst_cl_ref_histeq_lut (f, pr->strength, rluts + t * BINS);
+  }
+  gst_cl_ref_histeq_apply (src + sp.offset, sp.stride, ref + dp.offset,
+      dp.stride, sz->width, sz->height, cn, w, &bufs.geom, rluts);
+
+  s = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      src_size, src, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+      dst_size, dst, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, w, s, &sp, d,
+      &dp, &ev, NULL);
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer (ctx->queue, d, CL_TRUE, 0, dst_size, dst, 1,
+        &ev, NULL);
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer (ctx->queue, bufs.partial, CL_TRUE, 0,
+        sizeof (guint32) * tiles * BINS * bufs.slices, parts, 0, NULL, NULL);
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
+        tiles * BINS, dluts, 0, NULL, NULL);
+  if (ev)
+    clReleaseEvent (ev);
+  clReleaseMemObject (s);
+  clReleaseMemObject (d);
+
+  if (status == CL_SUCCESS) {
+    for (gint t = 0; t < tiles; t++)
+      for (gint sl = 0; sl < bufs.slices; sl++)
+        for (gint b = 0; b < BINS; b++)
+          dhist[t * BINS + b] += parts[(t * bufs.slices + sl) * BINS + b];
+    for (gint i = 0; i < tiles * BINS && hist_bad < 0; i++)
+      if (dhist[i] != rhist[i])
+        hist_bad = i;
+    for (gint i = 0; i < tiles * BINS && lut_bad < 0; i++)
+      if (dluts[i] != rluts[i])
+        lut_bad = i;
+    for (gint y = 0; y < sz->height; y++)
+      for (gint x = 0; x < wb; x++) {
+        gint diff = abs (dst[dp.offset + y * dp.stride + x] -
+            ref[dp.offset + y * dp.stride + x]);
+        if (diff > maxdiff) {
+          maxdiff = diff;
+          bad_x = x;
+          bad_y = y;
+        }
+      }
+    for (gsize i = 0; i < dst_size; i++) {
+      gsize rel = i - dp.offset;
+      gboolean in_plane = i >= dp.offset && rel / dp.stride < (gsize) sz->height
+          && (gint) (rel % dp.stride) < wb;
+      if (!in_plane && dst[i] != 0xA5)
+        guard_ok = FALSE;
+    }
+  }
+
+  /* Global luma is bit-exact; CLAHE's float interpolation and the colour
+   * gain may round differently by one. */
+  tol = (pr->mode == GST_CL_HISTEQ_GLOBAL && cn == 1) ? 0 : 1;
+  n_checked++;
+  gboolean ok = status == CL_SUCCESS && hist_bad < 0 && lut_bad < 0 &&
+      maxdiff <= tol && guard_ok;
+  if (!ok) {
+    n_failed++;
+    g_printerr ("FAIL %s %s hist: %dx%d cn=%d %s tiles=%dx%d clip=%.1f strength=%.2f"
+        " %s stride=%d: status=%d, hist %s (first bad %d: %u vs %u), lut %s"
+        " (first bad %d: %d vs %d), max diff %d at byte (%d,%d)%s\n",
+        ctx->device->name, prog->serial ? "serial" : "atomic", sz->width,
+        sz->height, cn,
+        pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
+        pr->strength, content_names[content], sp.stride, status,
+        hist_bad < 0 ? "ok" : "BAD", hist_bad,
+        hist_bad < 0 ? 0 : dhist[hist_bad], hist_bad < 0 ? 0 : rhist[hist_bad],
+        lut_bad < 0 ? "ok" : "BAD", lut_bad,
+        lut_bad < 0 ? 0 : dluts[lut_bad], lut_bad < 0 ? 0 : rluts[lut_bad],
+        maxdiff, bad_x, bad_y, guard_ok ? "" : ", wrote outside the plane");
+  }
+  gst_cl_histeq_buffers_clear (&bufs);
+  g_free (rhist);
+  g_free (dhist);
+  g_free (parts);
+  g_free (rluts);
+  g_free (dluts);
+  g_free (src);
+  g_free (dst);
+  g_free (ref);
+  return ok;
+}
+
+/* Temporal smoothing and scene cuts over a sequence: three frames of one
+ * scene, three of another (a cut), against the reference state machine.
+ * The LUTs are compared bit for bit every frame. */
+static gboolean
+check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
+    GstCLHisteqMode mode, const Size * sz)
+{
+  const gint w = sz->width, h = sz->height;
+  GstCLPlane plane = { 0, w, w, h, 1 };
+  GstCLHisteqBuffers bufs = { 0 };
+  GstCLHisteqParams hp = { 1.0f, 4, 0.3f };
+  const gfloat alpha = 1.0f / 4;
+  const gint wts[4] = { 0 };
+  GError *err = NULL;
+  guint8 *src = g_malloc ((gsize) w * h), *dst = g_malloc ((gsize) w * h);
+  gfloat fs[260] = { 0 }, *st;
+  guint32 *hist;
+  guint8 *rluts, *dluts;
+  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0;
+  cl_mem s, d;
+  cl_int status = CL_SUCCESS;
+
+  if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, w, h, mode, 4, 3, 2.0, &err))
+    g_error ("buffers: %s", err->message);
+  tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  st = g_new0 (gfloat, tiles * BINS);
+  hist = g_new (guint32, tiles * BINS);
+  rluts = g_new (guint8, tiles * BINS);
+  dluts = g_new (guint8, tiles * BINS);
+  s = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
+      &status);
+  d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
+      &status);
+
+  for (gint frame = 0; frame < 6 && status == CL_SUCCESS; frame++) {
+    guint32 fh[BINS] = { 0 };
+    cl_event ev = NULL;
+    gint cut;
+
+    fill (src, w, w, h, frame < 3 ? DARK : STRUCTURED);
+    /* some noise on the structured scene, so its frames differ */
+    if (frame >= 3)
+      for (gint i = 0; i < w * h; i += 7)
+        src[i] ^= rnd () & 3;
+    status = clEnqueueWriteBuffer (ctx->queue, s, CL_TRUE, 0, (gsize) w * h,
+        src, 0, NULL, NULL);
+
+    gst_cl_ref_histeq_hist (src, w, w, h, 1, wts, &bufs.geom, hist);
+    for (gint i = 0; i < tiles * BINS; i++)
+      fh[i % BINS] += hist[i];
+    cut = gst_cl_ref_histeq_cut (fh, alpha, hp.cut_threshold, frame == 0, fs);
+    cuts += cut;
+    want_cuts += frame == 0 || frame == 3;
+    for (gint t = 0; t < tiles; t++) {
+      gfloat f[BINS];
+      gst_cl_ref_histeq_map (hist + t * BINS, &bufs.geom, f);
+      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut);
+      gst_cl_ref_histeq_lut (f, 1.0f, rluts + t * BINS);
+    }
+
+    if (status == CL_SUCCESS)
+      status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, wts, s,
+          &plane, d, &plane, &ev, NULL);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
+          tiles * BINS, dluts, 1, &ev, NULL);
+    if (ev)
+      clReleaseEvent (ev);
+    if (status == CL_SUCCESS && bad_frame < 0 &&
+        memcmp (dluts, rluts, tiles * BINS) != 0)
+      bad_frame = frame;
+  }
+
+  n_checked++;
+  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts;
+  if (!ok) {
+    n_failed++;
+    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs differ "
+        "from frame %d, %d cuts (want %d)\n", ctx->device->name,
+        prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
+        status, bad_frame, cuts, want_cuts);
+  }
+  clReleaseMemObject (s);
+  clReleaseMemObject (d);
+  gst_cl_histeq_buffers_clear (&bufs);
+  g_free (st);
+  g_free (hist);
+  g_free (rluts);
+  g_free (dluts);
+  g_free (src);
+  g_free (dst);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  const GPtrArray *devices;
+  GError *err = NULL;
+
+  gst_init (&argc, &argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_print ("SKIP: %s\n", err->message);
+    return 77;
+  }
+
+  for (guint di = 0; di < devices->len; di++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+    GstCLHisteqProgram prog;
+
+    g_assert_no_error (err);
+    if (!gst_cl_histeq_program_init (&prog, ctx, &err)) {
+      g_printerr ("FAIL %s: build: %s\n", dev->name, err->message);
+      g_clear_error (&err);
+      n_failed++;
+      gst_object_unref (ctx);
+      continue;
+    }
+    for (guint pi = 0; pi < 2 * G_N_ELEMENTS (params); pi++) {
+      const Params *pr = &params[pi / 2];
+      gint before = n_failed;
+      /* both histogram kernels on every device */
+      prog.serial = pi % 2;
+      for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+        for (gint cn = 1; cn <= 4; cn += 3)
+          for (gint content = RANDOM; content <= DARK; content++) {
+            if (sizes[si].width > 1000 && content != STRUCTURED &&
+                content != FLAT)
+              continue;
+            check_one (ctx, &prog, pr, &sizes[si], cn, content);
+          }
+      g_print ("%s %s hist, %s tiles %dx%d clip %.1f strength %.2f: %s\n",
+          dev->name, prog.serial ? "serial" : "atomic",
+          pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
+          pr->strength, n_failed == before ? "ok" : "FAILED");
+    }
+    for (gint serial = 0; serial < 2; serial++) {
+      gint before = n_failed;
+      prog.serial = serial;
+      for (gint mode = 0; mode < 2; mode++) {
+        check_temporal (ctx, &prog, mode, &sizes[3]);
+        check_temporal (ctx, &prog, mode, &sizes[4]);
+      }
+      g_print ("%s %s hist, temporal smoothing and scene cuts: %s\n",
+          dev->name, serial ? "serial" : "atomic",
+          n_failed == before ? "ok" : "FAILED");
+    }
+    gst_cl_histeq_program_clear (&prog);
+    gst_object_unref (ctx);
+  }
+
+  g_print ("%d passed, %d failed\n", n_checked - n_failed, n_failed);
+  return n_failed ? 1 : 0;
+}
