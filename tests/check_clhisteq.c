@@ -402,9 +402,10 @@ own_host_waits (const gchar * chain, const gchar * name, gint n)
 GST_START_TEST (test_counters_no_extra_host_waits)
 {
   gint64 w_blur = own_host_waits ("clblur device=cpu", "clblur", 30);
-  gint64 w_both = own_host_waits ("clblur device=cpu ! clhisteq mode=clahe",
+  gint64 w_both =
+      own_host_waits ("clblur device=cpu ! clhisteq device=cpu mode=clahe",
       "clhisteq", 30);
-  gint64 w_smooth = own_host_waits ("clblur device=cpu ! clhisteq",
+  gint64 w_smooth = own_host_waits ("clblur device=cpu ! clhisteq device=cpu",
       "clhisteq", 30);
 
   GST_INFO ("host waits in 30 frames: clblur %" G_GINT64_FORMAT
