@@ -268,7 +268,7 @@ gst_cl_blur_class_init (GstCLBlurClass * klass)
       "Gaussian blur on an OpenCL device (GPU or CPU), reflect-101 border, "
       "as cv2.GaussianBlur. Example: gst-launch-1.0 videotestsrc "
       "num-buffers=60 ! video/x-raw,format=NV12 ! clblur sigma=2.5 ! "
-      "videoconvert ! autovideosink",
+      "videoconvert ! pngenc snapshot=true ! filesink location=blur.png",
       "gst-opencl-filters developers");
 
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_blur_build);

@@ -19,8 +19,9 @@
  * on the device) so noise does not make the picture flicker; a scene cut
  * (the histogram moving further than `scene-cut-threshold` from the
  * smoothed one, in total-variation distance) resets the average, so a cut
- * adapts at once. In CLAHE mode each tile is smoothed and cut-detected on
- * its own.
+ * adapts at once. In CLAHE mode each tile's mapping is smoothed on its
+ * own; the cut is decided on the whole frame's histogram (small tiles have
+ * noisy histograms and would "cut" every frame).
  *
  * ## Example launch line
  * |[
@@ -328,7 +329,8 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
       "Histogram-equalisation tone mapper (global as cv2.equalizeHist, or "
       "CLAHE) on an OpenCL device, stable over time. Example: "
       "gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12 "
-      "! clhisteq mode=clahe ! videoconvert ! autovideosink",
+      "! clhisteq mode=clahe ! videoconvert ! pngenc snapshot=true ! "
+      "filesink location=histeq.png",
       "gst-opencl-filters developers");
 
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_histeq_build);
