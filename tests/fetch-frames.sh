@@ -7,7 +7,13 @@ dir=${1:?usage: fetch-frames.sh DIR}
 [ -f "$dir/astronaut.png" ] && exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && apt-get download -q python3-skimage >/dev/null)
+# A machine whose package lists were never fetched needs an update first.
+(cd "$tmp" && apt-get download -q python3-skimage >/dev/null 2>&1) || {
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q >/dev/null
+  (cd "$tmp" && apt-get download -q python3-skimage >/dev/null)
+}
 dpkg-deb -x "$tmp"/python3-skimage_*.deb "$tmp/x"
 mkdir -p "$dir"
 for f in astronaut.png coffee.png camera.png chelsea.png; do
