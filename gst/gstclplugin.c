@@ -3,6 +3,7 @@
 #include "config.h"
 #endif
 
+#include <dlfcn.h>
 #include <gst/gst.h>
 #include "cl/gstclutils.h"
 #include "elements/gstclblur.h"
@@ -16,6 +17,11 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = FALSE;
 
   gst_cl_debug_init ();
+  /* GStreamer opens plugins RTLD_LOCAL, which hides the OpenCL loader from
+   * LD_PRELOAD interposers (cltrace, vendor tracers) that look the real
+   * functions up with dlsym (RTLD_NEXT): make the already loaded library
+   * global. */
+  dlopen ("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
   ok |= GST_ELEMENT_REGISTER (clblur, plugin);
   ok |= GST_ELEMENT_REGISTER (clhisteq, plugin);
   return ok;

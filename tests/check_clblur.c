@@ -4,6 +4,7 @@
  * passthrough, the program cache, counters over 300 frames, device errors. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "clcheck.h"
 #include <gst/app/gstappsink.h>
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
@@ -31,17 +32,6 @@ fill_random (GstBuffer * buf)
   gst_buffer_unmap (buf, &map);
 }
 
-static gint64
-stat_of (GstElement * e, const gchar * field)
-{
-  GstStructure *s = NULL;
-  gint64 v = -1;
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL, "no stats");
-  fail_unless (gst_structure_get_int64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
-}
 
 /* Compares every plane of @out with the reference blur of @in. */
 static void
@@ -90,39 +80,13 @@ assert_blurred (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
   gst_video_frame_unmap (&fo);
 }
 
-/* A harness around a bare clblur (not a bin), configured by @props. */
-static GstHarness *
-new_blur (const gchar * props)
-{
-  GstElement *e = gst_element_factory_make ("clblur", NULL);
-  GstHarness *h;
-  gchar **kv = g_strsplit (props, " ", -1);
 
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
-}
-
-static GstCaps *
-make_caps (const gchar * format, gint w, gint h)
-{
-  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
-      "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate",
-      GST_TYPE_FRACTION, 30, 1, NULL);
-}
 
 static void
 push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
     gdouble sigma, gdouble sigma_y, gint ksize)
 {
-  GstCaps *caps = make_caps (format, w, ht);
+  GstCaps *caps = clcheck_caps (format, w, ht);
   GstVideoInfo info;
   GstBuffer *in, *out;
 
@@ -143,7 +107,7 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
 GST_START_TEST (test_every_format_matches_reference)
 {
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstHarness *h = new_blur ("sigma=1.5");
+    GstHarness *h = clcheck_new_harness ("clblur", "sigma=1.5");
     push_and_check (h, formats[i], 64, 48, 1.5, 0, 0);
     push_and_check (h, formats[i], 33, 17, 1.5, 0, 0);
     push_and_check (h, formats[i], 1, 1, 1.5, 0, 0);
@@ -154,11 +118,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_sigma_y_and_kernel_size)
 {
-  GstHarness *h = new_blur ("sigma=0.7 sigma-y=2.0");
+  GstHarness *h = clcheck_new_harness ("clblur", "sigma=0.7 sigma-y=2.0");
   push_and_check (h, "NV12", 50, 30, 0.7, 2.0, 0);
   gst_harness_teardown (h);
 
-  h = new_blur ("sigma=0 kernel-size=9");
+  h = clcheck_new_harness ("clblur", "sigma=0 kernel-size=9");
   push_and_check (h, "I420", 40, 22, 0, 0, 9);
   gst_harness_teardown (h);
 }
@@ -166,7 +130,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_changes_while_playing)
 {
-  GstHarness *h = new_blur ("sigma=1.0");
+  GstHarness *h = clcheck_new_harness ("clblur", "sigma=1.0");
   push_and_check (h, "GRAY8", 40, 30, 1.0, 0, 0);
   g_object_set (h->element, "sigma", 3.0, NULL);
   push_and_check (h, "GRAY8", 40, 30, 3.0, 0, 0);
@@ -215,7 +179,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_renegotiation)
 {
-  GstHarness *h = new_blur ("sigma=2.0");
+  GstHarness *h = clcheck_new_harness ("clblur", "sigma=2.0");
   push_and_check (h, "GRAY8", 64, 48, 2.0, 0, 0);
   push_and_check (h, "NV12", 80, 62, 2.0, 0, 0);
   push_and_check (h, "RGBA", 31, 9, 2.0, 0, 0);
@@ -226,8 +190,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_unsupported_caps_refused)
 {
-  GstHarness *h = new_blur ("");
-  GstCaps *caps = make_caps ("YUY2", 64, 48);
+  GstHarness *h = clcheck_new_harness ("clblur", "");
+  GstCaps *caps = clcheck_caps ("YUY2", 64, 48);
   GstCaps *templ = gst_pad_get_pad_template_caps (h->element->sinkpads->data);
 
   fail_if (gst_caps_can_intersect (caps, templ));
@@ -245,8 +209,8 @@ static void
 push_foreign (const gchar * format, gint w, gint ht, gboolean aligned,
     gint64 want_copies, gint64 want_wraps)
 {
-  GstHarness *h = new_blur ("sigma=1.2 device=cpu");
-  GstCaps *caps = make_caps (format, w, ht);
+  GstHarness *h = clcheck_new_harness ("clblur", "sigma=1.2 device=cpu");
+  GstCaps *caps = clcheck_caps (format, w, ht);
   GstVideoInfo info;
 
   gst_video_info_from_caps (&info, caps);
@@ -264,8 +228,8 @@ push_foreign (const gchar * format, gint w, gint ht, gboolean aligned,
     gst_buffer_unref (in);
     gst_buffer_unref (out);
   }
-  fail_unless_equals_int (stat_of (h->element, "frame-copies"), want_copies);
-  fail_unless_equals_int (stat_of (h->element, "wrapped-inputs"), want_wraps);
+  fail_unless_equals_int (clcheck_stat (h->element, "frame-copies"), want_copies);
+  fail_unless_equals_int (clcheck_stat (h->element, "wrapped-inputs"), want_wraps);
   gst_harness_teardown (h);
 }
 
@@ -285,10 +249,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_identity_is_passthrough)
 {
-  GstHarness *h = new_blur ("sigma=0");
+  GstHarness *h = clcheck_new_harness ("clblur", "sigma=0");
   GstBuffer *in, *out;
 
-  gst_harness_set_src_caps (h, make_caps ("GRAY8", 16, 16));
+  gst_harness_set_src_caps (h, clcheck_caps ("GRAY8", 16, 16));
   in = gst_buffer_new_allocate (NULL, 256, NULL);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
       GST_FLOW_OK);
@@ -361,8 +325,8 @@ GST_START_TEST (test_counters_300_frames)
       GST_STATE_CHANGE_ASYNC);
   fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
           GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
-  built_at_start = stat_of (blur, "program-builds") +
-      stat_of (blur, "program-cache-loads");
+  built_at_start = clcheck_stat (blur, "program-builds") +
+      clcheck_stat (blur, "program-cache-loads");
   fail_unless (built_at_start >= 1, "programs must be ready at start");
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
@@ -375,16 +339,16 @@ GST_START_TEST (test_counters_300_frames)
     frames++;
   }
   fail_unless_equals_int (frames, 300);
-  fail_unless_equals_int (stat_of (blur, "program-builds") +
-      stat_of (blur, "program-cache-loads"), built_at_start);
-  fail_unless (stat_of (blur, "buffers-allocated") <= 16,
+  fail_unless_equals_int (clcheck_stat (blur, "program-builds") +
+      clcheck_stat (blur, "program-cache-loads"), built_at_start);
+  fail_unless (clcheck_stat (blur, "buffers-allocated") <= 16,
       "%" G_GINT64_FORMAT " buffers for 300 frames",
-      stat_of (blur, "buffers-allocated"));
-  fail_unless_equals_int (stat_of (blur, "frame-copies"), 0);
-  fail_unless_equals_int (stat_of (blur, "uploads"), 0);
-  fail_unless_equals_int (stat_of (blur, "downloads"), 0);
-  fail_unless (stat_of (blur, "host-waits") <= 2 * 300 + 10,
-      "%" G_GINT64_FORMAT " host waits", stat_of (blur, "host-waits"));
+      clcheck_stat (blur, "buffers-allocated"));
+  fail_unless_equals_int (clcheck_stat (blur, "frame-copies"), 0);
+  fail_unless_equals_int (clcheck_stat (blur, "uploads"), 0);
+  fail_unless_equals_int (clcheck_stat (blur, "downloads"), 0);
+  fail_unless (clcheck_stat (blur, "host-waits") <= 2 * 300 + 10,
+      "%" G_GINT64_FORMAT " host waits", clcheck_stat (blur, "host-waits"));
   gst_object_unref (sink);
   stop_pipeline (pipe, blur);
 }
@@ -415,13 +379,13 @@ GST_START_TEST (test_program_cache)
   g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
 
   pipe = run_pipeline (desc, &blur, NULL);
-  fail_unless (stat_of (blur, "program-builds") >= 1);
-  fail_unless_equals_int (stat_of (blur, "program-cache-loads"), 0);
+  fail_unless (clcheck_stat (blur, "program-builds") >= 1);
+  fail_unless_equals_int (clcheck_stat (blur, "program-cache-loads"), 0);
   stop_pipeline (pipe, blur);
 
   pipe = run_pipeline (desc, &blur, NULL);
-  fail_unless_equals_int (stat_of (blur, "program-builds"), 0);
-  fail_unless (stat_of (blur, "program-cache-loads") >= 1);
+  fail_unless_equals_int (clcheck_stat (blur, "program-builds"), 0);
+  fail_unless (clcheck_stat (blur, "program-cache-loads") >= 1);
   stop_pipeline (pipe, blur);
 
   /* Flip a byte in the middle of every entry: the checksum catches it. */
@@ -437,8 +401,8 @@ GST_START_TEST (test_program_cache)
   }
   g_dir_close (d);
   pipe = run_pipeline (desc, &blur, NULL);
-  fail_unless (stat_of (blur, "program-builds") >= 1);
-  fail_unless_equals_int (stat_of (blur, "program-cache-loads"), 0);
+  fail_unless (clcheck_stat (blur, "program-builds") >= 1);
+  fail_unless_equals_int (clcheck_stat (blur, "program-cache-loads"), 0);
   stop_pipeline (pipe, blur);
 
   /* A truncated entry too. */
@@ -446,7 +410,7 @@ GST_START_TEST (test_program_cache)
   fail_unless (entry != NULL);
   fail_unless (g_file_set_contents (entry, "GSTCLBIN", 8, NULL));
   pipe = run_pipeline (desc, &blur, NULL);
-  fail_unless (stat_of (blur, "program-builds") >= 1);
+  fail_unless (clcheck_stat (blur, "program-builds") >= 1);
   stop_pipeline (pipe, blur);
 
   g_free (entry);
@@ -485,7 +449,7 @@ GST_START_TEST (test_device_selection)
     /* Set before the harness starts the element: the device is chosen at
      * start. */
     gchar *props = g_strdup_printf ("device=%s", requests[i]);
-    GstHarness *h = new_blur (props);
+    GstHarness *h = clcheck_new_harness ("clblur", props);
     gchar *dev = NULL;
     g_object_get (h->element, "current-device", &dev, NULL);
     fail_unless (dev != NULL && strstr (dev, " ("), "%s -> %s", requests[i],

@@ -5,6 +5,7 @@
  * the counters: clblur ! clhisteq waits on the host no more than clblur. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "clcheck.h"
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <stdlib.h>
@@ -41,17 +42,6 @@ fill_picture (GstBuffer * buf)
   gst_buffer_unmap (buf, &map);
 }
 
-static gint64
-stat_of (GstElement * e, const gchar * field)
-{
-  GstStructure *s = NULL;
-  gint64 v = -1;
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL, "no stats");
-  fail_unless (gst_structure_get_int64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
-}
 
 static void
 weights_of (GstVideoFormat f, gint w[4])
@@ -137,39 +127,13 @@ assert_equalised (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
   gst_video_frame_unmap (&fo);
 }
 
-static GstHarness *
-new_histeq (const gchar * props)
-{
-  GstElement *e = gst_element_factory_make ("clhisteq", NULL);
-  GstHarness *h;
-  gchar **kv = g_strsplit (props, " ", -1);
 
-  fail_unless (e != NULL, "no clhisteq");
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
-}
-
-static GstCaps *
-make_caps (const gchar * format, gint w, gint h)
-{
-  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
-      "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate",
-      GST_TYPE_FRACTION, 30, 1, NULL);
-}
 
 static void
 push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
     const Expect * e)
 {
-  GstCaps *caps = make_caps (format, w, ht);
+  GstCaps *caps = clcheck_caps (format, w, ht);
   GstVideoInfo info;
   GstBuffer *in, *out;
 
@@ -190,7 +154,7 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
 GST_START_TEST (test_every_format_global)
 {
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstHarness *h = new_histeq ("smoothing=0 device=cpu");
+    GstHarness *h = clcheck_new_harness ("clhisteq", "smoothing=0 device=cpu");
     push_and_check (h, formats[i], 64, 48, &global_full);
     push_and_check (h, formats[i], 33, 17, &global_full);
     push_and_check (h, formats[i], 1, 1, &global_full);
@@ -203,7 +167,7 @@ GST_START_TEST (test_every_format_clahe)
 {
   const Expect e = { TRUE, 8, 8, 2.0, 1.0f };
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstHarness *h = new_histeq ("mode=clahe smoothing=0 device=cpu");
+    GstHarness *h = clcheck_new_harness ("clhisteq", "mode=clahe smoothing=0 device=cpu");
     push_and_check (h, formats[i], 64, 48, &e);
     push_and_check (h, formats[i], 37, 23, &e);
     gst_harness_teardown (h);
@@ -213,7 +177,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_changes_while_playing)
 {
-  GstHarness *h = new_histeq ("smoothing=0 device=cpu");
+  GstHarness *h = clcheck_new_harness ("clhisteq", "smoothing=0 device=cpu");
   const Expect half = { FALSE, 1, 1, 0, 0.5f };
   const Expect c1 = { TRUE, 8, 8, 2.0, 1.0f };
   const Expect c2 = { TRUE, 3, 5, 4.0, 1.0f };
@@ -297,7 +261,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_renegotiation)
 {
-  GstHarness *h = new_histeq ("smoothing=0 device=cpu");
+  GstHarness *h = clcheck_new_harness ("clhisteq", "smoothing=0 device=cpu");
   push_and_check (h, "GRAY8", 64, 48, &global_full);
   push_and_check (h, "NV12", 80, 62, &global_full);
   push_and_check (h, "RGBA", 31, 9, &global_full);
@@ -309,8 +273,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_unsupported_caps_refused)
 {
-  GstHarness *h = new_histeq ("");
-  GstCaps *caps = make_caps ("YUY2", 64, 48);
+  GstHarness *h = clcheck_new_harness ("clhisteq", "");
+  GstCaps *caps = clcheck_caps ("YUY2", 64, 48);
   GstCaps *templ = gst_pad_get_pad_template_caps (h->element->sinkpads->data);
 
   fail_if (gst_caps_can_intersect (caps, templ));
@@ -341,8 +305,8 @@ run_counted (const gchar * chain, gint n, gint64 * waits, gint64 * copies,
       GST_STATE_CHANGE_ASYNC);
   fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
           GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
-  built = stat_of (head, "program-builds") +
-      stat_of (head, "program-cache-loads");
+  built = clcheck_stat (head, "program-builds") +
+      clcheck_stat (head, "program-cache-loads");
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
     GstMapInfo map;
@@ -353,10 +317,10 @@ run_counted (const gchar * chain, gint n, gint64 * waits, gint64 * copies,
     frames++;
   }
   fail_unless_equals_int (frames, n);
-  *waits = stat_of (head, "host-waits");
-  *copies = stat_of (head, "frame-copies");
-  *builds_after_start = stat_of (head, "program-builds") +
-      stat_of (head, "program-cache-loads") - built;
+  *waits = clcheck_stat (head, "host-waits");
+  *copies = clcheck_stat (head, "frame-copies");
+  *builds_after_start = clcheck_stat (head, "program-builds") +
+      clcheck_stat (head, "program-cache-loads") - built;
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (head);
   gst_object_unref (sink);
@@ -374,7 +338,7 @@ own_host_waits (const gchar * chain, const gchar * name, gint n)
   GstHarness *h = gst_harness_new_parse (chain);
   GstElement *e;
   GstVideoInfo info;
-  GstCaps *caps = make_caps ("NV12", 320, 240);
+  GstCaps *caps = clcheck_caps ("NV12", 320, 240);
   gint64 waits, copies;
 
   gst_video_info_from_caps (&info, caps);
@@ -389,8 +353,8 @@ own_host_waits (const gchar * chain, const gchar * name, gint n)
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     gst_buffer_unref (gst_harness_pull (h));
   }
-  waits = stat_of (e, "host-waits");
-  copies = stat_of (e, "frame-copies");
+  waits = clcheck_stat (e, "host-waits");
+  copies = clcheck_stat (e, "frame-copies");
   fail_unless_equals_int (copies, 0);
   gst_object_unref (e);
   gst_harness_teardown (h);

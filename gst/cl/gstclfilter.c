@@ -67,6 +67,19 @@ gst_cl_filter_make_caps (const gchar * formats)
   return caps;
 }
 
+void
+gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
+    const gchar * formats)
+{
+  GstCaps *caps = gst_cl_filter_make_caps (formats);
+
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (klass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
 GstCLContext *
 gst_cl_filter_get_context (GstCLFilter * filter)
 {

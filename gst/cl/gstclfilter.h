@@ -70,6 +70,9 @@ void gst_cl_filter_invalidate (GstCLFilter * filter);
 /* Template caps for @formats (e.g. "{ GRAY8, NV12 }"), memory:OpenCL first,
  * then system memory. */
 GstCaps *gst_cl_filter_make_caps (const gchar * formats);
+/* Adds "sink" and "src" pad templates of gst_cl_filter_make_caps(@formats). */
+void gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
+    const gchar * formats);
 
 /* Queues @kernel over @global (rounded up to @local where given). */
 cl_int gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,

@@ -232,7 +232,6 @@ gst_cl_blur_class_init (GstCLBlurClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
-  GstCaps *caps = gst_cl_filter_make_caps (FORMATS);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
@@ -257,11 +256,7 @@ gst_cl_blur_class_init (GstCLBlurClass * klass)
           "sigma 0 the sigma is derived from the size", 0, MAX_KERNEL_SIZE,
           DEFAULT_KERNEL_SIZE, flags));
 
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  gst_cl_filter_class_add_pad_templates (element_class, FORMATS);
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL Gaussian blur", "Filter/Effect/Video",
