@@ -32,26 +32,7 @@
 __constant float wx[KX] = { WX };
 __constant float wy[KY] = { WY };
 
-/* Reflect-101 for any p and n >= 1, also far outside (tiny planes). */
-inline int
-reflect101 (int p, int n)
-{
-  if ((uint) p < (uint) n)
-    return p;
-  if (n == 1)
-    return 0;
-  const int period = 2 * n - 2;
-  p = abs (p) % period;
-  return p < n ? p : period - p;
-}
-
-/* Byte index q of a row of n pixels of cn channels, reflected per pixel. */
-inline int
-reflect_byte (int q, int n, int cn)
-{
-  const int shift = cn == 4 ? 2 : cn == 2 ? 1 : 0;
-  return (reflect101 (q >> shift, n) << shift) | (q & (cn - 1));
-}
+/* reflect101 () and reflect_byte () come from common.cl. */
 
 #define BLUR_ARGS \
     __global const uchar * restrict src, uint src_off, int src_stride, \

@@ -38,17 +38,7 @@
  * state (smoothed pdf, valid, cut) follows the tiles'. */
 #define TILE_STATE 256
 
-inline int
-reflect101 (int p, int n)
-{
-  if ((uint) p < (uint) n)
-    return p;
-  if (n == 1)
-    return 0;
-  const int period = 2 * n - 2;
-  p = abs (p) % period;
-  return p < n ? p : period - p;
-}
+/* reflect101 () comes from common.cl. */
 
 /* rint() for 0 <= v < 2^23 without the library call (which PoCL does not
  * inline): adding 2^23 rounds to an integer, half to even, in the default

@@ -42,6 +42,18 @@ cache_dir (void)
       NULL);
 }
 
+/* Every program is common.cl followed by its own source. */
+static gchar *
+program_text (const gchar * name)
+{
+  const gchar *common = lookup_source ("common");
+  const gchar *source = lookup_source (name);
+
+  if (!source || !common || !strcmp (name, "common"))
+    return NULL;
+  return g_strconcat (common, "\n#line 1\n", source, NULL);
+}
+
 static gchar *
 cache_key (GstCLContext * ctx, const gchar * source, const gchar * options)
 {
@@ -205,7 +217,7 @@ cl_program
 gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
     const gchar * options, GError ** error)
 {
-  const gchar *source = lookup_source (name);
+  gchar *source = program_text (name);
   gchar *key, *dir, *path = NULL;
   cl_program program;
 
@@ -258,5 +270,6 @@ gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
 done:
   g_mutex_unlock (&ctx->lock);
   g_free (key);
+  g_free (source);
   return program;
 }

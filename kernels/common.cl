@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers every kernel source gets: the program cache puts this file in
+ * front of each one (gst/cl/gstclprogram.c). */
+
+/* Reflect-101 (cv2.BORDER_REFLECT_101) for any p and n >= 1, also far
+ * outside (planes smaller than the kernel). */
+inline int
+reflect101 (int p, int n)
+{
+  if ((uint) p < (uint) n)
+    return p;
+  if (n == 1)
+    return 0;
+  const int period = 2 * n - 2;
+  p = abs (p) % period;
+  return p < n ? p : period - p;
+}
+
+/* Byte index q of a row of n pixels of cn channels, reflected per pixel. */
+inline int
+reflect_byte (int q, int n, int cn)
+{
+  const int shift = cn == 4 ? 2 : cn == 2 ? 1 : 0;
+  return (reflect101 (q >> shift, n) << shift) | (q & (cn - 1));
+}
