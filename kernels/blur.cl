@@ -10,6 +10,9 @@
  *   -DTILE_H1, -DTILE_H2, -DTILE_H4   rows per work-group of the tiled
  *                         kernels for 1, 2 and 4 channels; 0 leaves that
  *                         kernel out (its tile would not fit local memory)
+ *   -DWITH_ROWS=0|1 -DWITH_BANDS=0|1  which other kernels to compile (a
+ *                         program holds only what its variant launches:
+ *                         compiling is slow on CPU devices)
  *
  * Kernels, each for cn = 1, 2, 4 (suffix _c1, _c2, _c4), same arguments:
  *   blur_rows_cN   no local memory; each work-item writes 16 bytes of one
@@ -120,9 +123,11 @@ blur_rows (const int cn, BLUR_ARGS)
   store16 (acc, dst + dst_off + y * dst_stride + xb, wb - xb);
 }
 
+#if WITH_ROWS
 __kernel void blur_rows_c1 (BLUR_ARGS) { blur_rows (1, BLUR_PASS); }
 __kernel void blur_rows_c2 (BLUR_ARGS) { blur_rows (2, BLUR_PASS); }
 __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
+#endif
 
 /* ---- tiled: stage tile + halo in local memory, across, then down ------ */
 
@@ -286,6 +291,8 @@ blur_bands (const int cn, BLUR_ARGS)
   }
 }
 
+#if WITH_BANDS
 __kernel void blur_bands_c1 (BLUR_ARGS) { blur_bands (1, BLUR_PASS); }
 __kernel void blur_bands_c2 (BLUR_ARGS) { blur_bands (2, BLUR_PASS); }
 __kernel void blur_bands_c4 (BLUR_ARGS) { blur_bands (4, BLUR_PASS); }
+#endif

@@ -105,6 +105,9 @@ gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
         tile_height (ctx->device, taps, cns[i]) : 0;
     g_string_append_printf (opts, " -DTILE_H%d=%d", cns[i], prog->tile_h[i]);
   }
+  /* The tiled variant falls back to rows where a tile does not fit. */
+  g_string_append_printf (opts, " -DWITH_ROWS=%d -DWITH_BANDS=%d",
+      variant != GST_CL_BLUR_BANDS, variant == GST_CL_BLUR_BANDS);
 
   prog->program = gst_cl_context_get_program (ctx, "blur", opts->str, error);
   g_string_free (opts, TRUE);
