@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include "cl/gstclutils.h"
 #include "elements/gstclblur.h"
+#include "elements/gstclsobel.h"
 
 /* Registers every element even without an OpenCL device: the elements say
  * what is missing when they start, so gst-inspect-1.0 always documents them. */
@@ -16,6 +17,7 @@ plugin_init (GstPlugin * plugin)
 
   gst_cl_debug_init ();
   ok |= GST_ELEMENT_REGISTER (clblur, plugin);
+  ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
   return ok;
 }
 

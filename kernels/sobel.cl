@@ -13,6 +13,7 @@
  *   -DDV=d0,d1,...     K derivative taps (antisymmetric)
  *   -DMODE=m -DSCALE=f -DDELTA=f -DTHRESH=t   as above
  *   -DBAND_H=n         rows per work-item of the bands kernels
+ *   -DTILED=0|1        which kernels the program holds: bands or tiled
  *
  * Input kinds: _y (one byte per pixel: GRAY8, the Y plane of NV12/I420),
  * _rgb (4 bytes, R G B first: RGBA, RGBx), _bgr (BGRA, BGRx); the luma of
@@ -264,15 +265,20 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
   }
 }
 
+/* One variant per program: PoCL compiles each kernel for a long time. */
+#if TILED
 #define DEFINE_SOBEL(name, ik, ok) \
-__kernel void sobel_bands_##name (SOBEL_ARGS) \
-{ sobel_bands (ik, ok, SOBEL_PASS); } \
 __kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) \
 void sobel_tiled_##name (SOBEL_ARGS) \
 { \
   __local uchar tile[TROWS * TCOLS]; \
   sobel_tiled (ik, ok, tile, SOBEL_PASS); \
 }
+#else
+#define DEFINE_SOBEL(name, ik, ok) \
+__kernel void sobel_bands_##name (SOBEL_ARGS) \
+{ sobel_bands (ik, ok, SOBEL_PASS); }
+#endif
 
 DEFINE_SOBEL (y_o1, IN_Y, 1)
 DEFINE_SOBEL (y_o4, IN_Y, 4)

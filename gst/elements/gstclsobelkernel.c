@@ -61,8 +61,9 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
   prog->params = *params;
 
   opts = g_string_new ("-cl-std=CL1.2");
-  g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d",
-      n, params->mode, params->threshold, BAND_H);
+  g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d"
+      " -DTILED=%d", n, params->mode, params->threshold, BAND_H,
+      variant == GST_CL_SOBEL_TILED);
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */
