@@ -186,7 +186,8 @@ can_be_gray (const GstStructure * s)
     return TRUE;
   g_value_init (&gray, G_TYPE_STRING);
   g_value_set_static_string (&gray, "GRAY8");
-  ok = gst_value_can_intersect (format, &gray);
+  /* gst_value_can_intersect () is TRUE for any two strings. */
+  ok = gst_value_intersect (NULL, format, &gray);
   g_value_unset (&gray);
   return ok;
 }
