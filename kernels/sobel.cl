@@ -17,7 +17,8 @@
  *
  * Input kinds: _y (one byte per pixel: GRAY8, the Y plane of NV12/I420),
  * _rgb (4 bytes, R G B first: RGBA, RGBx), _bgr (BGRA, BGRx); the luma of
- * RGB is cv2.cvtColor's (4899 R + 9617 G + 1868 B + 2^13) >> 14, exact.
+ * RGB is cv2.cvtColor's (OpenCV 4) (9798 R + 19235 G + 3735 B + 2^14) >> 15,
+ * exact.
  * Output kinds: _o1 (one byte per pixel) and _o4 (v, v, v, 255).
  *
  * Kernels, same arguments:
@@ -62,7 +63,7 @@ luma_px (const int in_kind, __global const uchar * row, int x)
   const uchar4 p = vload4 (x, row);
   const int r = in_kind == IN_RGB ? p.s0 : p.s2;
   const int b = in_kind == IN_RGB ? p.s2 : p.s0;
-  return (uchar) ((r * 4899 + p.s1 * 9617 + b * 1868 + (1 << 13)) >> 14);
+  return (uchar) ((r * 9798 + p.s1 * 19235 + b * 3735 + (1 << 14)) >> 15);
 }
 
 /* Luma of the 16 pixels from pixel x of @row. */
@@ -82,8 +83,8 @@ luma16 (const int in_kind, __global const uchar * row, int x)
           d.s26ae));
   const int16 r = in_kind == IN_RGB ? c0 : c2;
   const int16 bl = in_kind == IN_RGB ? c2 : c0;
-  return convert_uchar16 ((r * 4899 + c1 * 9617 + bl * 1868 + (1 << 13))
-      >> 14);
+  return convert_uchar16 ((r * 9798 + c1 * 19235 + bl * 3735 + (1 << 14))
+      >> 15);
 }
 
 #define SOBEL_ARGS \

@@ -45,7 +45,7 @@ typedef enum
 int gst_cl_sobel_taps (int ksize, int *smooth, int *deriv);
 
 /* Luma of 8-bit R, G, B as cv2.cvtColor (COLOR_RGB2GRAY) computes it:
- * (4899 R + 9617 G + 1868 B + 2^13) >> 14. */
+ * in OpenCV 4: (9798 R + 19235 G + 3735 B + 2^14) >> 15, bit-exact. */
 uint8_t gst_cl_ref_luma (uint8_t r, uint8_t g, uint8_t b);
 
 /* Edges of the 8-bit plane @luma: gx, gy as cv2.Sobel / cv2.Scharr (ddepth

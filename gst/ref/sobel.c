@@ -40,7 +40,8 @@ gst_cl_sobel_taps (int ksize, int *smooth, int *deriv)
 uint8_t
 gst_cl_ref_luma (uint8_t r, uint8_t g, uint8_t b)
 {
-  return (uint8_t) ((r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14);
+  /* OpenCV 4's 15-bit coefficients (color.hpp: RY15, GY15, BY15). */
+  return (uint8_t) ((r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15);
 }
 
 void
