@@ -583,7 +583,7 @@ clsobel_suite (void)
   Suite *s = suite_create ("clsobel");
   TCase *tc = tcase_create ("general");
 
-  tcase_set_timeout (tc, 600);
+  tcase_set_timeout (tc, 1200);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format_gray_output);
   tcase_add_test (tc, test_every_format_same_output);
