@@ -767,7 +767,7 @@ def main():
     lw = max([len(r.label) for rows in all_rows.values() for r in rows] + [20])
     hdr = f"{'format':6}  {'peer':{lw}} {'ms/frame':>9} {'fps':>8} {'spread':>6} {'fixed ms':>8}"
     for d in refs:
-        hdr += f" {'x clblur(' + d + ')':>15}"
+        hdr += f" {'x ' + bench.element.factory + '(' + d + ')':>15}"
     print()
     print(hdr + "  notes")
     print("-" * (len(hdr) + 7))
@@ -786,7 +786,7 @@ def main():
                 line += f" {ratio:>15}"
             print(line + (f"  {r.note}" if r.note else ""))
     print()
-    print("ratio = peer ms / clblur ms (>1: clblur is faster). spread = (max-min)/median of the "
+    print(f"ratio = peer ms / {bench.element.factory} ms (>1: {bench.element.factory} is faster). spread = (max-min)/median of the "
           "repetitions. fixed ms = constant part of a run (start-up, builds, first frames) beyond "
           "its baseline's.")
     base = {}
