@@ -341,6 +341,15 @@ def _cv_gauss(cv2, s, d):
     cv2.GaussianBlur(s, (5, 5), 1.1, dst=d, borderType=cv2.BORDER_REFLECT_101)
 
 
+def _cv_sobel_mag(cv2, s, d):
+    # Called per plane: edges of the luma only, as clsobel.
+    if s.shape != (H, W):
+        return
+    gx = cv2.Sobel(s, cv2.CV_32F, 1, 0, ksize=3, borderType=cv2.BORDER_REFLECT_101)
+    gy = cv2.Sobel(s, cv2.CV_32F, 0, 1, ksize=3, borderType=cv2.BORDER_REFLECT_101)
+    cv2.convertScaleAbs(cv2.magnitude(gx, gy), dst=d)
+
+
 BENCHES = {
     "blur": Bench(
         "blur", "Gaussian blur 5x5, sigma 1.1", ["GRAY8", "NV12"],
@@ -354,12 +363,19 @@ BENCHES = {
                      {"GRAY8": ["gray"], "NV12": ["nv12", "yuv420p"], "I420": ["yuv420p"]}),
             CVPeer("cv2.GaussianBlur", _cv_gauss),
         ]),
+    "sobel": Bench(
+        "sobel", "Sobel 3x3 magnitude (GRAY8 out)", ["GRAY8", "NV12"],
+        "clsobel", "kernel-size=3 mode=magnitude",
+        [
+            # cvsobel takes RGB only and outputs one derivative order.
+            GstPeer("cvsobel", "cvsobel x-order=1 y-order=1 aperture-size=3",
+                    accepts=("RGB",), convert={"GRAY8": "RGB", "NV12": "RGB"}),
+            FFPeer("ffmpeg sobel", "sobel", {"GRAY8": "gray", "NV12": "yuv420p"}),
+            FFCLPeer("ffmpeg sobel_opencl", "sobel_opencl",
+                     {"GRAY8": ["gray"], "NV12": ["nv12", "yuv420p"]}),
+            CVPeer("cv2.Sobel x,y + magnitude", _cv_sobel_mag),
+        ]),
     # To add later (same shape):
-    # "sobel": Bench("sobel", "Sobel 3x3 magnitude", ["GRAY8"], "clsobel", "...",
-    #     [GstPeer("cvsobel", "cvsobel ...", accepts=("RGB",), convert={"GRAY8": "RGB"}),
-    #      FFPeer("ffmpeg sobel", "sobel", {"GRAY8": "gray"}),
-    #      FFCLPeer("ffmpeg sobel_opencl", "sobel_opencl", {"GRAY8": ["gray"]}),
-    #      CVPeer("cv2.Sobel", lambda cv2, s, d: cv2.Sobel(s, -1, 1, 0, dst=d))]),
     # "histeq": Bench("histeq", "histogram equalisation", ["GRAY8"], "clhisteq", "...",
     #     [GstPeer("cvequalizehist", "cvequalizehist", accepts=("GRAY8",)),
     #      FFPeer("ffmpeg histeq", "histeq", {"GRAY8": "gray"}),
@@ -751,7 +767,7 @@ def main():
     lw = max([len(r.label) for rows in all_rows.values() for r in rows] + [20])
     hdr = f"{'format':6}  {'peer':{lw}} {'ms/frame':>9} {'fps':>8} {'spread':>6} {'fixed ms':>8}"
     for d in refs:
-        hdr += f" {'x clblur(' + d + ')':>15}"
+        hdr += f" {'x ' + bench.element.factory + '(' + d + ')':>15}"
     print()
     print(hdr + "  notes")
     print("-" * (len(hdr) + 7))
@@ -770,7 +786,7 @@ def main():
                 line += f" {ratio:>15}"
             print(line + (f"  {r.note}" if r.note else ""))
     print()
-    print("ratio = peer ms / clblur ms (>1: clblur is faster). spread = (max-min)/median of the "
+    print(f"ratio = peer ms / {bench.element.factory} ms (>1: {bench.element.factory} is faster). spread = (max-min)/median of the "
           "repetitions. fixed ms = constant part of a run (start-up, builds, first frames) beyond "
           "its baseline's.")
     base = {}

@@ -8,6 +8,7 @@
 #include "cl/gstclutils.h"
 #include "elements/gstclblur.h"
 #include "elements/gstclhisteq.h"
+#include "elements/gstclsobel.h"
 
 /* Registers every element even without an OpenCL device: the elements say
  * what is missing when they start, so gst-inspect-1.0 always documents them. */
@@ -24,6 +25,7 @@ plugin_init (GstPlugin * plugin)
   dlopen ("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
   ok |= GST_ELEMENT_REGISTER (clblur, plugin);
   ok |= GST_ELEMENT_REGISTER (clhisteq, plugin);
+  ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
   return ok;
 }
 

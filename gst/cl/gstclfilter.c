@@ -280,10 +280,8 @@ gst_cl_filter_stop (GstBaseTransform * trans)
 
 /* ---- caps and allocation -------------------------------------------- */
 
-/* Same caps with both memory:OpenCL and system memory, OpenCL first. */
-static GstCaps *
-gst_cl_filter_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+GstCaps *
+gst_cl_filter_caps_with_features (GstCaps * caps)
 {
   GstCaps *result = gst_caps_new_empty ();
 
@@ -301,7 +299,16 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans,
     gst_caps_append_structure_full (result, gst_structure_copy (s),
         gst_caps_features_new_empty ());
   }
-  result = gst_caps_simplify (result);
+  return gst_caps_simplify (result);
+}
+
+/* Same caps with both memory:OpenCL and system memory, OpenCL first. */
+static GstCaps *
+gst_cl_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *result = gst_cl_filter_caps_with_features (caps);
+
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);

@@ -74,6 +74,11 @@ GstCaps *gst_cl_filter_make_caps (const gchar * formats);
 void gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
     const gchar * formats);
 
+/* @caps (not taken) with each structure offered in memory:OpenCL first,
+ * then in system memory; ANY features are kept. For subclasses that
+ * override transform_caps. */
+GstCaps *gst_cl_filter_caps_with_features (GstCaps * caps);
+
 /* Queues @kernel over @global (rounded up to @local where given). */
 cl_int gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
     guint dims, const size_t * global, const size_t * local, cl_event * event);

@@ -81,6 +81,35 @@ void gst_cl_ref_histeq_apply (const uint8_t * src, int src_stride,
     uint8_t * dst, int dst_stride, int width, int height, int cn,
     const int *w, const GstCLHisteqGeometry * g, const uint8_t * luts);
 
+/* ---- Sobel / Scharr ---------------------------------------------------- */
+
+#define GST_CL_SOBEL_MAX_TAPS 7
+#define GST_CL_SCHARR (-1)
+
+typedef enum
+{
+  GST_CL_SOBEL_MAGNITUDE,       /* sqrt (gx^2 + gy^2) */
+  GST_CL_SOBEL_X,               /* |gx| */
+  GST_CL_SOBEL_Y,               /* |gy| */
+} GstCLSobelMode;
+
+/* cv::getDerivKernels for a first derivative: the @n taps of the smoothing
+ * kernel and of the derivative kernel of size @ksize (3, 5, 7, or
+ * GST_CL_SCHARR for Scharr's 3 taps). Returns n, or 0 for a bad size. */
+int gst_cl_sobel_taps (int ksize, int *smooth, int *deriv);
+
+/* Luma of 8-bit R, G, B as cv2.cvtColor (COLOR_RGB2GRAY) computes it:
+ * in OpenCV 4: (9798 R + 19235 G + 3735 B + 2^14) >> 15, bit-exact. */
+uint8_t gst_cl_ref_luma (uint8_t r, uint8_t g, uint8_t b);
+
+/* Edges of the 8-bit plane @luma: gx, gy as cv2.Sobel / cv2.Scharr (ddepth
+ * CV_32F, reflect-101) give them, then per @mode
+ * v = sat (round (|g| * scale + delta)); with @threshold > 0, 255 where
+ * v >= threshold and 0 elsewhere. Rounds half to even, as cv2 does. */
+void gst_cl_ref_sobel_plane (const uint8_t * luma, int luma_stride,
+    uint8_t * dst, int dst_stride, int width, int height, int ksize,
+    GstCLSobelMode mode, double scale, double delta, int threshold);
+
 #ifdef __cplusplus
 }
 #endif

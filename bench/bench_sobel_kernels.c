@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Kernel times of the Sobel variants on every OpenCL device, from profiling
+ * events, beside the device's floor (a plain read+write kernel over the
+ * bytes of the input plane). A report, never a test.
+ * Usage: bench_sobel_kernels [WIDTH HEIGHT [ITERATIONS [VARIANT]]] */
+#include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
+#include "elements/gstclsobelkernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *copy_src =
+    "__kernel void copy16 (__global const uchar16 * restrict s,"
+    " __global uchar16 * restrict d) { size_t i = get_global_id (0);"
+    " d[i] = s[i]; }";
+
+static gdouble
+event_ms (cl_event ev)
+{
+  cl_ulong t0 = 0, t1 = 0;
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
+      NULL);
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+      NULL);
+  return (t1 - t0) / 1e6;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median kernel time of @iters launches made by @launch. */
+typedef cl_int (*Launch) (gpointer data, cl_event * ev);
+
+static gdouble last_min_ms;
+
+/* Median (and, in last_min_ms, the minimum) over @iters launches. */
+static gdouble
+median_ms (GstCLContext * ctx, Launch launch, gpointer data, gint iters)
+{
+  gdouble *t = g_new (gdouble, iters), med;
+  for (gint i = -3; i < iters; i++) {
+    cl_event ev = NULL;
+    if (launch (data, &ev) != CL_SUCCESS)
+      return -1;
+    clWaitForEvents (1, &ev);
+    if (i >= 0)
+      t[i] = event_ms (ev);
+    clReleaseEvent (ev);
+  }
+  qsort (t, iters, sizeof (gdouble), cmp_double);
+  med = t[iters / 2];
+  last_min_ms = t[0];
+  g_free (t);
+  return med;
+}
+
+typedef struct
+{
+  GstCLContext *ctx;
+  GstCLSobelProgram *prog;
+  GstCLSobelIn in;
+  cl_kernel copy;
+  cl_mem src, dst;
+  GstCLPlane splane, dplane;
+  size_t n16;
+} Job;
+
+static cl_int
+launch_sobel (gpointer data, cl_event * ev)
+{
+  Job *j = data;
+  return gst_cl_sobel_program_enqueue (j->prog, j->ctx->queue, j->src,
+      &j->splane, j->in, j->dst, &j->dplane, GST_CL_SOBEL_OUT_1, ev);
+}
+
+static cl_int
+launch_copy (gpointer data, cl_event * ev)
+{
+  Job *j = data;
+  clSetKernelArg (j->copy, 0, sizeof (cl_mem), &j->src);
+  clSetKernelArg (j->copy, 1, sizeof (cl_mem), &j->dst);
+  return clEnqueueNDRangeKernel (j->ctx->queue, j->copy, 1, NULL, &j->n16,
+      NULL, 0, NULL, ev);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const GstCLSobelParams params[] = {
+    {3, GST_CL_SOBEL_MAGNITUDE, 1.0, 0, 0},
+    {3, GST_CL_SOBEL_X, 1.0, 0, 0},
+    {5, GST_CL_SOBEL_MAGNITUDE, 0.1, 0, 0},
+    {7, GST_CL_SOBEL_MAGNITUDE, 0.01, 0, 0},
+    {GST_CL_SCHARR, GST_CL_SOBEL_MAGNITUDE, 0.25, 0, 0},
+  };
+  gint width = argc > 2 ? atoi (argv[1]) : 1920;
+  gint height = argc > 2 ? atoi (argv[2]) : 1080;
+  gint iters = argc > 3 ? atoi (argv[3]) : 30;
+  const gchar *only = argc > 4 && *argv[4] ? argv[4] : NULL;  /* variant */
+  const GPtrArray *devices;
+  GError *err = NULL;
+
+  gst_init (&argc, &argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_printerr ("%s\n", err->message);
+    return 77;
+  }
+
+  g_print ("sobel %dx%d, GRAY8 out, median of %d, times in ms\n", width,
+      height, iters);
+  g_print ("%-32s %-4s %-6s %5s %-9s %9s %9s %9s %7s\n", "device", "in",
+      "variant", "ksize", "mode", "kernel", "(min)", "floor", "ratio");
+
+  for (guint di = 0; di < devices->len; di++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+    cl_int status;
+    cl_program copy_prog;
+    Job job = { .ctx = ctx };
+
+    g_assert_no_error (err);
+    copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
+        &status);
+    clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
+    job.copy = clCreateKernel (copy_prog, "copy16", &status);
+
+    for (gint in = GST_CL_SOBEL_IN_Y; in <= GST_CL_SOBEL_IN_RGB; in++) {
+      gint cn = in == GST_CL_SOBEL_IN_Y ? 1 : 4;
+      gsize bytes = (gsize) width * cn * height;
+      guint8 *host = g_malloc (bytes);
+      for (gsize i = 0; i < bytes; i++)
+        host[i] = g_random_int () >> 24;
+      job.in = in;
+      job.src = clCreateBuffer (ctx->context,
+          CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &status);
+      job.dst = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+          &status);
+      job.splane = (GstCLPlane) {
+      0, width * cn, width, height, cn};
+      job.dplane = (GstCLPlane) {
+      0, width, width, height, 1};
+      job.n16 = bytes / 16;
+      gdouble floor_ms = median_ms (ctx, launch_copy, &job, iters);
+
+      for (gint v = 0; v < GST_CL_SOBEL_N_VARIANTS; v++) {
+        if (only && strcmp (only, gst_cl_sobel_variant_name (v)))
+          continue;
+        for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
+          GstCLSobelProgram prog;
+          if (!gst_cl_sobel_program_init (&prog, ctx, &params[pi], v, &err)) {
+            g_printerr ("%s\n", err->message);
+            g_clear_error (&err);
+            continue;
+          }
+          job.prog = &prog;
+          gdouble ms = median_ms (ctx, launch_sobel, &job, iters);
+          g_print ("%-32.32s %-4s %-6s %5d %-9s %9.3f %9.3f %9.3f %6.2fx%s\n",
+              dev->name, in == GST_CL_SOBEL_IN_Y ? "y" : "rgba",
+              gst_cl_sobel_variant_name (v), params[pi].ksize,
+              params[pi].mode == GST_CL_SOBEL_MAGNITUDE ? "magnitude" : "x",
+              ms, last_min_ms, floor_ms, ms / floor_ms,
+              v == (gint) gst_cl_sobel_preferred_variant (dev) ?
+              "  (used)" : "");
+          gst_cl_sobel_program_clear (&prog);
+        }
+      }
+      clReleaseMemObject (job.src);
+      clReleaseMemObject (job.dst);
+      g_free (host);
+    }
+    clReleaseKernel (job.copy);
+    clReleaseProgram (copy_prog);
+    gst_object_unref (ctx);
+  }
+  return 0;
+}

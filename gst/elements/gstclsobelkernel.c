@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstclsobelkernel.h"
+#include "cl/gstclutils.h"
+
+#include <string.h>
+
+#define BAND_H 8
+#define TILE_W 64
+#define TILE_H 16
+
+static size_t
+round_up (size_t n, size_t multiple)
+{
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+const gchar *
+gst_cl_sobel_variant_name (GstCLSobelVariant variant)
+{
+  static const gchar *names[] = { "tiled", "bands" };
+  return variant < GST_CL_SOBEL_N_VARIANTS ? names[variant] : "?";
+}
+
+GstCLSobelVariant
+gst_cl_sobel_preferred_variant (const GstCLDeviceInfo * dev)
+{
+  /* The tile needs 256 work-items and < 2 KiB of local memory. */
+  if (dev->is_gpu && dev->max_work_group_size >= 256 &&
+      dev->local_mem_size >= 4096)
+    return GST_CL_SOBEL_TILED;
+  return GST_CL_SOBEL_BANDS;
+}
+
+static void
+append_taps (GString * s, const gchar * name, const gint * w, gint n)
+{
+  g_string_append_printf (s, " -D%s=", name);
+  for (gint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%d.0f", i ? "," : "", w[i]);
+}
+
+gboolean
+gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
+    const GstCLSobelParams * params, GstCLSobelVariant variant,
+    GError ** error)
+{
+  static const gchar *in_names[] = { "y", "rgb", "bgr" };
+  gint smooth[GST_CL_SOBEL_MAX_TAPS], deriv[GST_CL_SOBEL_MAX_TAPS];
+  gint n = gst_cl_sobel_taps (params->ksize, smooth, deriv);
+  gchar num[G_ASCII_DTOSTR_BUF_SIZE];
+  GString *opts;
+  cl_int status;
+
+  memset (prog, 0, sizeof (*prog));
+  if (n == 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "invalid Sobel kernel size %d", params->ksize);
+    return FALSE;
+  }
+  prog->variant = variant;
+  prog->params = *params;
+
+  opts = g_string_new ("-cl-std=CL1.2");
+  g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d"
+      " -DTILED=%d", n, params->mode, params->threshold, BAND_H,
+      variant == GST_CL_SOBEL_TILED);
+  append_taps (opts, "SM", smooth, n);
+  append_taps (opts, "DV", deriv, n);
+  /* Locale-independent, exact enough for float. */
+  g_ascii_formatd (num, sizeof (num), "%.9e", params->scale);
+  g_string_append_printf (opts, " -DSCALE=%sf", num);
+  g_ascii_formatd (num, sizeof (num), "%.9e", params->delta);
+  g_string_append_printf (opts, " -DDELTA=%sf", num);
+
+  prog->program = gst_cl_context_get_program (ctx, "sobel", opts->str, error);
+  g_string_free (opts, TRUE);
+  if (!prog->program)
+    return FALSE;
+
+  for (gint i = 0; i < GST_CL_SOBEL_N_IN; i++)
+    for (gint o = 0; o < GST_CL_SOBEL_N_OUT; o++) {
+      gchar name[32];
+      g_snprintf (name, sizeof (name), "sobel_%s_%s_o%d",
+          gst_cl_sobel_variant_name (variant), in_names[i], o ? 4 : 1);
+      prog->kernels[i][o] = clCreateKernel (prog->program, name, &status);
+      if (!gst_cl_set_error (status, name, error)) {
+        gst_cl_sobel_program_clear (prog);
+        return FALSE;
+      }
+    }
+  prog->fill = clCreateKernel (prog->program, "fill_plane", &status);
+  if (!gst_cl_set_error (status, "fill_plane", error)) {
+    gst_cl_sobel_program_clear (prog);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+gst_cl_sobel_program_clear (GstCLSobelProgram * prog)
+{
+  for (gint i = 0; i < GST_CL_SOBEL_N_IN; i++)
+    for (gint o = 0; o < GST_CL_SOBEL_N_OUT; o++)
+      if (prog->kernels[i][o])
+        clReleaseKernel (prog->kernels[i][o]);
+  if (prog->fill)
+    clReleaseKernel (prog->fill);
+  if (prog->program)
+    clReleaseProgram (prog->program);
+  memset (prog, 0, sizeof (*prog));
+}
+
+cl_int
+gst_cl_sobel_program_enqueue (GstCLSobelProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp,
+    GstCLSobelIn in, cl_mem dst, const GstCLPlane * dp, GstCLSobelOut out,
+    cl_event * event)
+{
+  cl_kernel k;
+  cl_int status = CL_SUCCESS;
+  size_t global[2], local[2];
+  cl_uint arg = 0;
+
+  if (in >= GST_CL_SOBEL_N_IN || out >= GST_CL_SOBEL_N_OUT ||
+      !prog->kernels[in][out])
+    return CL_INVALID_KERNEL;
+  k = prog->kernels[in][out];
+  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &sp->offset);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->stride);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &dst);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->width);
+  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->height);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+
+  if (prog->variant == GST_CL_SOBEL_BANDS) {
+    /* 8x8 groups, as the blur bands kernel (both cores busy). */
+    local[0] = local[1] = 8;
+    global[0] = round_up ((sp->width + 15) / 16, local[0]);
+    global[1] = round_up ((sp->height + BAND_H - 1) / BAND_H, local[1]);
+  } else {
+    local[0] = local[1] = 16;
+    global[0] = (sp->width + TILE_W - 1) / TILE_W * 16;
+    global[1] = (sp->height + TILE_H - 1) / TILE_H * 16;
+  }
+  return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      event);
+}
+
+cl_int
+gst_cl_sobel_program_fill (GstCLSobelProgram * prog, cl_command_queue queue,
+    cl_mem dst, const GstCLPlane * plane, guint8 value, cl_event * event)
+{
+  cl_int status = CL_SUCCESS;
+  cl_int wb = plane->width * plane->pixel_bytes;
+  cl_uchar v = value;
+  size_t global[2] = { (wb + 15) / 16, plane->height };
+  cl_uint arg = 0;
+
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_mem), &dst);
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_uint),
+      &plane->offset);
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_int),
+      &plane->stride);
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_int), &wb);
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_int),
+      &plane->height);
+  status |= clSetKernelArg (prog->fill, arg++, sizeof (cl_uchar), &v);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  return clEnqueueNDRangeKernel (queue, prog->fill, 2, NULL, global, NULL, 0,
+      NULL, event);
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Sobel / Scharr edges of the luma of 8-bit frames, reflect-101 border, as
+ * cv2.Sobel (ddepth CV_32F) and cv2.Scharr compute gx and gy (correlation
+ * with the separable taps of cv2.getDerivKernels), then
+ *   MODE 0: v = sqrt (gx^2 + gy^2), MODE 1: v = |gx|, MODE 2: v = |gy|
+ *   out = sat (rint (v * SCALE + DELTA)), and with THRESH > 0:
+ *   out = out >= THRESH ? 255 : 0.
+ * gx and gy are sums of integers below 2^24: exact in float.
+ *
+ * Build options (all required):
+ *   -DK=n              taps per axis (3, 5 or 7)
+ *   -DSM=s0,s1,...     K smoothing taps, float literals (symmetric)
+ *   -DDV=d0,d1,...     K derivative taps (antisymmetric)
+ *   -DMODE=m -DSCALE=f -DDELTA=f -DTHRESH=t   as above
+ *   -DBAND_H=n         rows per work-item of the bands kernels
+ *   -DTILED=0|1        which kernels the program holds: bands or tiled
+ *
+ * Input kinds: _y (one byte per pixel: GRAY8, the Y plane of NV12/I420),
+ * _rgb (4 bytes, R G B first: RGBA, RGBx), _bgr (BGRA, BGRx); the luma of
+ * RGB is cv2.cvtColor's (OpenCV 4) (9798 R + 19235 G + 3735 B + 2^14) >> 15,
+ * exact.
+ * Output kinds: _o1 (one byte per pixel) and _o4 (v, v, v, 255).
+ *
+ * Kernels, same arguments:
+ *   sobel_bands_IN_OUT  16 pixels x BAND_H rows per work-item in float16
+ *                       registers; for CPU devices (PoCL vectorises the
+ *                       explicit vector types, never loops in a work-item).
+ *                       global = (ceil(width / 16), ceil(height / BAND_H))
+ *   sobel_tiled_IN_OUT  a 16x16 work-group stages the luma of a 64x16 tile
+ *                       plus halo in local memory once (RGB converted once
+ *                       per pixel), each work-item writes 4 pixels; GPUs.
+ *                       global = (ceil(width / 64) * 16,
+ *                                 ceil(height / 16) * 16), local = (16, 16)
+ *   fill_plane          writes @value to width_bytes bytes of every row
+ *                       (neutral chroma). global = (ceil(wb / 16), height)
+ */
+
+#define R (K / 2)
+#define IN_Y 0
+#define IN_RGB 1
+#define IN_BGR 2
+
+__constant float sm[K] = { SM };
+__constant float dv[K] = { DV };
+
+/* reflect101 () comes from common.cl. */
+
+inline uchar
+luma_px (const int in_kind, __global const uchar * row, int x)
+{
+  if (in_kind == IN_Y)
+    return row[x];
+  const uchar4 p = vload4 (x, row);
+  const int r = in_kind == IN_RGB ? p.s0 : p.s2;
+  const int b = in_kind == IN_RGB ? p.s2 : p.s0;
+  return (uchar) ((r * 9798 + p.s1 * 19235 + b * 3735 + (1 << 14)) >> 15);
+}
+
+/* Luma of the 16 pixels from pixel x of @row. */
+inline uchar16
+luma16 (const int in_kind, __global const uchar * row, int x)
+{
+  if (in_kind == IN_Y)
+    return vload16 (0, row + x);
+  __global const uchar *p = row + 4 * x;
+  const uchar16 a = vload16 (0, p), b = vload16 (1, p), c = vload16 (2, p),
+      d = vload16 (3, p);
+  const int16 c0 = convert_int16 ((uchar16) (a.s048c, b.s048c, c.s048c,
+          d.s048c));
+  const int16 c1 = convert_int16 ((uchar16) (a.s159d, b.s159d, c.s159d,
+          d.s159d));
+  const int16 c2 = convert_int16 ((uchar16) (a.s26ae, b.s26ae, c.s26ae,
+          d.s26ae));
+  const int16 r = in_kind == IN_RGB ? c0 : c2;
+  const int16 bl = in_kind == IN_RGB ? c2 : c0;
+  return convert_uchar16 ((r * 9798 + c1 * 19235 + bl * 3735 + (1 << 14))
+      >> 15);
+}
+
+#define SOBEL_ARGS \
+    __global const uchar * restrict src, uint src_off, int src_stride, \
+    __global uchar * restrict dst, uint dst_off, int dst_stride, \
+    int width, int height
+#define SOBEL_PASS src, src_off, src_stride, dst, dst_off, dst_stride, width, height
+
+#if MODE == 0
+#define NEED_X 1
+#define NEED_Y 1
+#elif MODE == 1
+#define NEED_X 1
+#define NEED_Y 0
+#else
+#define NEED_X 0
+#define NEED_Y 1
+#endif
+
+#define FINISH(gx, gy) \
+    ((MODE == 0 ? sqrt (gx * gx + gy * gy) : MODE == 1 ? fabs (gx) : \
+        fabs (gy)) * SCALE + DELTA)
+
+/* ---- bands: for CPUs ------------------------------------------------------ */
+
+inline void
+sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
+{
+  const int xp = get_global_id (0) * 16;
+  const int y0 = get_global_id (1) * BAND_H;
+  if (xp >= width || y0 >= height)
+    return;
+  /* Edge work-items gather reflected pixels; the rest load in place. */
+  const bool inside = xp - R >= 0 && xp + 16 + R <= width;
+  float16 gx[BAND_H], gy[BAND_H];
+
+#pragma unroll
+  for (int r = 0; r < BAND_H; r++)
+    gx[r] = gy[r] = 0.0f;
+
+#pragma unroll
+  for (int i = 0; i < BAND_H + 2 * R; i++) {
+    __global const uchar *row =
+        src + src_off + reflect101 (y0 - R + i, height) * src_stride;
+    uchar span[32];
+    if (inside) {
+      vstore16 (luma16 (in_kind, row, xp - R), 0, span);
+      for (int q = 16; q < 16 + 2 * R; q++)
+        span[q] = luma_px (in_kind, row, xp - R + q);
+    } else {
+      for (int q = 0; q < 16 + 2 * R; q++)
+        span[q] = luma_px (in_kind, row, reflect101 (xp - R + q, width));
+    }
+    float16 l[K];
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      l[j] = convert_float16 (vload16 (0, span + j));
+    float16 s = sm[R] * l[R], d = 0.0f;
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+      s += sm[j] * (l[j] + l[K - 1 - j]);
+      d += dv[K - 1 - j] * (l[K - 1 - j] - l[j]);
+    }
+#pragma unroll
+    for (int r = 0; r < BAND_H; r++) {
+      const int k = i - r;
+      if (k >= 0 && k < K) {
+        if (NEED_X)
+          gx[r] += sm[k] * d;
+        if (NEED_Y)
+          gy[r] += dv[k] * s;
+      }
+    }
+  }
+
+#pragma unroll
+  for (int r = 0; r < BAND_H; r++) {
+    if (y0 + r >= height)
+      break;
+    uchar16 out = convert_uchar16_sat_rte (FINISH (gx[r], gy[r]));
+    if (THRESH > 0)
+      out = select ((uchar16) 0, (uchar16) 255, out >= (uchar16) THRESH);
+    const int n = min (16, width - xp);
+    if (out_kind == 1) {
+      __global uchar *o = dst + dst_off + (y0 + r) * dst_stride + xp;
+      if (n == 16) {
+        vstore16 (out, 0, o);
+      } else {
+        uchar tmp[16];
+        vstore16 (out, 0, tmp);
+        for (int q = 0; q < n; q++)
+          o[q] = tmp[q];
+      }
+    } else {
+      __global uchar *o = dst + dst_off + (y0 + r) * dst_stride + 4 * xp;
+      const uint16 w = convert_uint16 (out) * 0x010101u + 0xff000000u;
+      if (n == 16) {
+        vstore16 (as_uchar16 (w.s0123), 0, o);
+        vstore16 (as_uchar16 (w.s4567), 1, o);
+        vstore16 (as_uchar16 (w.s89ab), 2, o);
+        vstore16 (as_uchar16 (w.scdef), 3, o);
+      } else {
+        uint tmp[16];
+        vstore16 (w, 0, tmp);
+        for (int q = 0; q < n; q++)
+          vstore4 (as_uchar4 (tmp[q]), q, o);
+      }
+    }
+  }
+}
+
+/* ---- tiled: for GPUs --------------------------------------------------- */
+
+#define TW 64                   /* pixels per tile row: 16 items x 4 */
+#define TH 16
+#define TCOLS (TW + 2 * R)
+#define TROWS (TH + 2 * R)
+
+inline void
+sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
+    SOBEL_ARGS)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int gx0 = get_group_id (0) * TW, gy0 = get_group_id (1) * TH;
+  const int li = ly * 16 + lx;
+
+  /* Luma of tile + halo, each pixel converted once. */
+  for (int e = li; e < TROWS * TCOLS; e += 256) {
+    const int tr = e / TCOLS, tc = e - tr * TCOLS;
+    __global const uchar *row = src + src_off +
+        reflect101 (gy0 + tr - R, height) * src_stride;
+    tile[e] = luma_px (in_kind, row, reflect101 (gx0 + tc - R, width));
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int x = gx0 + 4 * lx, y = gy0 + ly;
+  if (x >= width || y >= height)
+    return;
+  float4 gx = 0.0f, gy = 0.0f;
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    __local const uchar *t = tile + (ly + k) * TCOLS + 4 * lx;
+    float4 l[K];
+#pragma unroll
+    for (int j = 0; j < K; j++)
+      l[j] = convert_float4 (vload4 (0, t + j));
+    float4 s = sm[R] * l[R], d = 0.0f;
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+      s += sm[j] * (l[j] + l[K - 1 - j]);
+      d += dv[K - 1 - j] * (l[K - 1 - j] - l[j]);
+    }
+    if (NEED_X)
+      gx += sm[k] * d;
+    if (NEED_Y)
+      gy += dv[k] * s;
+  }
+  uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
+  if (THRESH > 0)
+    out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
+  const int n = min (4, width - x);
+  if (out_kind == 1) {
+    __global uchar *o = dst + dst_off + y * dst_stride + x;
+    if (n == 4) {
+      vstore4 (out, 0, o);
+    } else {
+      for (int q = 0; q < n; q++)
+        o[q] = ((uchar *) &out)[q];
+    }
+  } else {
+    __global uchar *o = dst + dst_off + y * dst_stride + 4 * x;
+    const uint4 w = convert_uint4 (out) * 0x010101u + 0xff000000u;
+    if (n == 4) {
+      vstore16 (as_uchar16 (w), 0, o);
+    } else {
+      for (int q = 0; q < n; q++)
+        vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
+    }
+  }
+}
+
+/* One variant per program: PoCL compiles each kernel for a long time. */
+#if TILED
+#define DEFINE_SOBEL(name, ik, ok) \
+__kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) \
+void sobel_tiled_##name (SOBEL_ARGS) \
+{ \
+  __local uchar tile[TROWS * TCOLS]; \
+  sobel_tiled (ik, ok, tile, SOBEL_PASS); \
+}
+#else
+#define DEFINE_SOBEL(name, ik, ok) \
+__kernel void sobel_bands_##name (SOBEL_ARGS) \
+{ sobel_bands (ik, ok, SOBEL_PASS); }
+#endif
+
+DEFINE_SOBEL (y_o1, IN_Y, 1)
+DEFINE_SOBEL (y_o4, IN_Y, 4)
+DEFINE_SOBEL (rgb_o1, IN_RGB, 1)
+DEFINE_SOBEL (rgb_o4, IN_RGB, 4)
+DEFINE_SOBEL (bgr_o1, IN_BGR, 1)
+DEFINE_SOBEL (bgr_o4, IN_BGR, 4)
+
+__kernel void
+fill_plane (__global uchar * restrict dst, uint dst_off, int dst_stride,
+    int width_bytes, int height, uchar value)
+{
+  const int xb = get_global_id (0) * 16, y = get_global_id (1);
+  if (xb >= width_bytes || y >= height)
+    return;
+  __global uchar *o = dst + dst_off + y * dst_stride + xb;
+  if (xb + 16 <= width_bytes) {
+    vstore16 ((uchar16) value, 0, o);
+  } else {
+    for (int q = 0; q < width_bytes - xb; q++)
+      o[q] = value;
+  }
+}
