@@ -5,6 +5,7 @@
  * clblur chains asserted through the runtime's counters. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "clcheck.h"
 #include <gst/app/gstappsink.h>
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
@@ -41,17 +42,6 @@ fill_random (GstBuffer * buf)
   gst_buffer_unmap (buf, &map);
 }
 
-static gint64
-stat_of (GstElement * e, const gchar * field)
-{
-  GstStructure *s = NULL;
-  gint64 v = -1;
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL, "no stats");
-  fail_unless (gst_structure_get_int64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
-}
 
 /* Luma of @frame as the element sees it (cv2.cvtColor for RGB). */
 static guint8 *
@@ -143,33 +133,7 @@ assert_edges (GstBuffer * in, const GstVideoInfo * in_info, GstBuffer * out,
   gst_video_frame_unmap (&fo);
 }
 
-static GstHarness *
-new_sobel (const gchar * props)
-{
-  GstElement *e = gst_element_factory_make ("clsobel", NULL);
-  GstHarness *h;
-  gchar **kv = g_strsplit (props, " ", -1);
 
-  fail_unless (e != NULL);
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
-}
-
-static GstCaps *
-make_caps (const gchar * format, gint w, gint h)
-{
-  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
-      "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate",
-      GST_TYPE_FRACTION, 30, 1, NULL);
-}
 
 /* Pushes a random frame; the output format is what negotiation chose and
  * must be @want_out. */
@@ -177,7 +141,7 @@ static void
 push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
     const Params * pr, const gchar * want_out)
 {
-  GstCaps *caps = make_caps (format, w, ht), *out_caps;
+  GstCaps *caps = clcheck_caps (format, w, ht), *out_caps;
   GstVideoInfo info, out_info;
   GstBuffer *in, *out;
 
@@ -203,7 +167,7 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
 GST_START_TEST (test_every_format_gray_output)
 {
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstHarness *h = new_sobel ("");
+    GstHarness *h = clcheck_new_harness ("clsobel", "");
     push_and_check (h, formats[i], 64, 48, &defaults, "GRAY8");
     push_and_check (h, formats[i], 33, 17, &defaults, "GRAY8");
     push_and_check (h, formats[i], 1, 1, &defaults, "GRAY8");
@@ -215,7 +179,7 @@ GST_END_TEST;
 GST_START_TEST (test_every_format_same_output)
 {
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstHarness *h = new_sobel ("");
+    GstHarness *h = clcheck_new_harness ("clsobel", "");
     GstCaps *sink = gst_caps_from_string ("video/x-raw");
     gst_caps_set_simple (sink, "format", G_TYPE_STRING, formats[i], NULL);
     gst_harness_set_sink_caps (h, sink);
@@ -233,7 +197,7 @@ GST_START_TEST (test_caps_order)
 {
   GstElement *e = gst_element_factory_make ("clsobel", NULL);
   GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (e);
-  GstCaps *in = make_caps ("NV12", 64, 48), *out, *back, *want;
+  GstCaps *in = clcheck_caps ("NV12", 64, 48), *out, *back, *want;
 
   out = klass->transform_caps (GST_BASE_TRANSFORM (e), GST_PAD_SINK, in,
       NULL);
@@ -247,23 +211,23 @@ GST_START_TEST (test_caps_order)
   gst_caps_unref (out);
 
   /* GRAY8 out: any supported input format; RGBA out: only RGBA in. */
-  out = make_caps ("GRAY8", 64, 48);
+  out = clcheck_caps ("GRAY8", 64, 48);
   back = klass->transform_caps (GST_BASE_TRANSFORM (e), GST_PAD_SRC, out,
       NULL);
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
-    want = make_caps (formats[i], 64, 48);
+    want = clcheck_caps (formats[i], 64, 48);
     fail_unless (gst_caps_can_intersect (back, want), "%s", formats[i]);
     gst_caps_unref (want);
   }
   gst_caps_unref (back);
   gst_caps_unref (out);
-  out = make_caps ("RGBA", 64, 48);
+  out = clcheck_caps ("RGBA", 64, 48);
   back = klass->transform_caps (GST_BASE_TRANSFORM (e), GST_PAD_SRC, out,
       NULL);
-  want = make_caps ("NV12", 64, 48);
+  want = clcheck_caps ("NV12", 64, 48);
   fail_if (gst_caps_can_intersect (back, want));
   gst_caps_unref (want);
-  want = make_caps ("RGBA", 64, 48);
+  want = clcheck_caps ("RGBA", 64, 48);
   fail_unless (gst_caps_can_intersect (back, want));
   gst_caps_unref (want);
   gst_caps_unref (back);
@@ -276,8 +240,8 @@ GST_END_TEST;
 /* Downstream takes neither GRAY8 nor the input format: refused. */
 GST_START_TEST (test_other_output_format_refused)
 {
-  GstHarness *h = new_sobel ("");
-  GstCaps *caps = make_caps ("NV12", 32, 32);
+  GstHarness *h = clcheck_new_harness ("clsobel", "");
+  GstCaps *caps = clcheck_caps ("NV12", 32, 32);
 
   gst_harness_set_sink_caps (h, gst_caps_from_string ("video/x-raw,"
           "format=RGBA"));
@@ -300,7 +264,7 @@ GST_START_TEST (test_operators_and_modes)
       };
       gchar *props = g_strdup_printf ("kernel-size=%d mode=%s scale=%g "
           "delta=%g", pr.ksize, modes[m], pr.scale, pr.delta);
-      GstHarness *h = new_sobel (props);
+      GstHarness *h = clcheck_new_harness ("clsobel", props);
       push_and_check (h, m == 2 ? "BGRx" : "GRAY8", 45, 23, &pr, "GRAY8");
       gst_harness_teardown (h);
       g_free (props);
@@ -311,7 +275,7 @@ GST_END_TEST;
 GST_START_TEST (test_threshold)
 {
   Params pr = defaults;
-  GstHarness *h = new_sobel ("threshold=120");
+  GstHarness *h = clcheck_new_harness ("clsobel", "threshold=120");
   pr.threshold = 120;
   push_and_check (h, "I420", 50, 30, &pr, "GRAY8");
   gst_harness_teardown (h);
@@ -320,7 +284,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_changes_while_playing)
 {
-  GstHarness *h = new_sobel ("");
+  GstHarness *h = clcheck_new_harness ("clsobel", "");
   Params pr = defaults;
 
   push_and_check (h, "GRAY8", 40, 30, &pr, "GRAY8");
@@ -392,7 +356,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_renegotiation)
 {
-  GstHarness *h = new_sobel ("");
+  GstHarness *h = clcheck_new_harness ("clsobel", "");
   push_and_check (h, "GRAY8", 64, 48, &defaults, "GRAY8");
   push_and_check (h, "NV12", 80, 62, &defaults, "GRAY8");
   push_and_check (h, "RGBA", 31, 9, &defaults, "GRAY8");
@@ -400,7 +364,7 @@ GST_START_TEST (test_renegotiation)
   gst_harness_teardown (h);
 
   /* Same-format output across format changes. */
-  h = new_sobel ("");
+  h = clcheck_new_harness ("clsobel", "");
   gst_harness_set_sink_caps (h, gst_caps_from_string ("video/x-raw,"
           "format={ BGRx, I420 }"));
   push_and_check (h, "BGRx", 20, 10, &defaults, "BGRx");
@@ -411,8 +375,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_unsupported_caps_refused)
 {
-  GstHarness *h = new_sobel ("");
-  GstCaps *caps = make_caps ("YUY2", 64, 48);
+  GstHarness *h = clcheck_new_harness ("clsobel", "");
+  GstCaps *caps = clcheck_caps ("YUY2", 64, 48);
   GstCaps *templ = gst_pad_get_pad_template_caps (h->element->sinkpads->data);
 
   fail_if (gst_caps_can_intersect (caps, templ));
@@ -444,8 +408,8 @@ run_counted (const gchar * desc, const gchar * name, gint64 * frames,
       GST_STATE_CHANGE_ASYNC);
   fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
           GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
-  *builds_at_start = stat_of (e, "program-builds") +
-      stat_of (e, "program-cache-loads");
+  *builds_at_start = clcheck_stat (e, "program-builds") +
+      clcheck_stat (e, "program-cache-loads");
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   *frames = 0;
   while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
