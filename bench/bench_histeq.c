@@ -9,35 +9,12 @@
 #include "elements/gstclhisteqkernel.h"
 
 #include <stdlib.h>
+
+#include "benchutil.h"
 #include <string.h>
 
 #define N_STEPS 4
 static const gchar *step_names[N_STEPS] = { "hist", "cut", "lut", "apply" };
-
-static gdouble
-event_ms (cl_event ev)
-{
-  cl_ulong t0 = 0, t1 = 0;
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
-      NULL);
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-      NULL);
-  return (t1 - t0) / 1e6;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-median (gdouble * t, gint n)
-{
-  qsort (t, n, sizeof (gdouble), cmp_double);
-  return t[n / 2];
-}
 
 static void
 run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
@@ -86,7 +63,7 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
       clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
           NULL);
       for (gint s = 0; s < N_STEPS; s++)
-        t[s][i] = steps[s] ? event_ms (steps[s]) : 0;
+        t[s][i] = steps[s] ? bench_event_ms (steps[s]) : 0;
       t[N_STEPS][i] = (t1 - t0) / 1e6;
     }
     for (gint s = 0; s < N_STEPS; s++)
@@ -98,8 +75,8 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   g_print ("  %-6s %-5s %-5s smooth=%-2u", cn == 1 ? "GRAY8" : "RGBA",
       flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing);
   for (gint s = 0; s < N_STEPS; s++)
-    g_print (" %s %7.3f", step_names[s], median (t[s], iters));
-  g_print (" | total %7.3f ms", median (t[N_STEPS], iters));
+    g_print (" %s %7.3f", step_names[s], bench_median (t[s], iters));
+  g_print (" | total %7.3f ms", bench_median (t[N_STEPS], iters));
 
   /* The C reference of the same work, on one core. */
   if (smoothing == 0) {

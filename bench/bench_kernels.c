@@ -9,56 +9,9 @@
 #include "elements/gstclblurkernel.h"
 
 #include <stdlib.h>
+
+#include "benchutil.h"
 #include <string.h>
-
-static const char *copy_src =
-    "__kernel void copy16 (__global const uchar16 * restrict s,"
-    " __global uchar16 * restrict d) { size_t i = get_global_id (0);"
-    " d[i] = s[i]; }";
-
-static gdouble
-event_ms (cl_event ev)
-{
-  cl_ulong t0 = 0, t1 = 0;
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
-      NULL);
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-      NULL);
-  return (t1 - t0) / 1e6;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median kernel time of @iters launches made by @launch. */
-typedef cl_int (*Launch) (gpointer data, cl_event * ev);
-
-static gdouble last_min_ms;
-
-/* Median (and, in last_min_ms, the minimum) over @iters launches. */
-static gdouble
-median_ms (GstCLContext * ctx, Launch launch, gpointer data, gint iters)
-{
-  gdouble *t = g_new (gdouble, iters), med;
-  for (gint i = -3; i < iters; i++) {
-    cl_event ev = NULL;
-    if (launch (data, &ev) != CL_SUCCESS)
-      return -1;
-    clWaitForEvents (1, &ev);
-    if (i >= 0)
-      t[i] = event_ms (ev);
-    clReleaseEvent (ev);
-  }
-  qsort (t, iters, sizeof (gdouble), cmp_double);
-  med = t[iters / 2];
-  last_min_ms = t[0];
-  g_free (t);
-  return med;
-}
 
 typedef struct
 {
@@ -91,6 +44,7 @@ launch_copy (gpointer data, cl_event * ev)
 int
 main (int argc, char **argv)
 {
+  gdouble min_ms = 0;
   gint width = argc > 2 ? atoi (argv[1]) : 1920;
   gint height = argc > 2 ? atoi (argv[2]) : 1080;
   gdouble sigma = argc > 3 ? g_ascii_strtod (argv[3], NULL) : 1.1;
@@ -121,6 +75,7 @@ main (int argc, char **argv)
     Job job = { .ctx = ctx };
 
     g_assert_no_error (err);
+    const char *copy_src = BENCH_COPY_SRC;
     copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
         &status);
     clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
@@ -138,7 +93,7 @@ main (int argc, char **argv)
       job.plane = (GstCLPlane) {
       0, width * cn, width, height, cn};
       job.n16 = bytes / 16;
-      gdouble floor_ms = median_ms (ctx, launch_copy, &job, iters);
+      gdouble floor_ms = bench_median_ms (launch_copy, &job, iters, &min_ms);
 
       for (gint v = GST_CL_BLUR_ROWS; v < GST_CL_BLUR_N_VARIANTS; v++) {
         GstCLBlurTaps taps;
@@ -152,9 +107,9 @@ main (int argc, char **argv)
           continue;
         }
         job.prog = &prog;
-        gdouble ms = median_ms (ctx, launch_blur, &job, iters);
+        gdouble ms = bench_median_ms (launch_blur, &job, iters, &min_ms);
         g_print ("%-40.40s %3d %-6s %9.3f %9.3f %9.3f %6.2fx%s\n", dev->name,
-            cn, gst_cl_blur_variant_name (v), ms, last_min_ms, floor_ms,
+            cn, gst_cl_blur_variant_name (v), ms, min_ms, floor_ms,
             ms / floor_ms, v == (gint) gst_cl_blur_preferred_variant (dev,
                 &taps) ? "  (used)" : "");
         gst_cl_blur_program_clear (&prog);
