@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "kernelcheck.h"
 
 typedef struct
 {
@@ -30,25 +31,6 @@ static const Params params[] = {
 };
 
 static gint n_checked, n_failed;
-
-static guint32 rng_state = 0x12345678;
-
-static guint8
-rnd (void)
-{
-  rng_state = rng_state * 1664525u + 1013904223u;
-  return rng_state >> 24;
-}
-
-/* Random noise, or a structured frame: gradients and hard edges. */
-static void
-fill (guint8 * p, gint stride, gint wb, gint h, gboolean structured)
-{
-  for (gint y = 0; y < h; y++)
-    for (gint x = 0; x < wb; x++)
-      p[y * stride + x] = structured ?
-          (((x / 7 + y / 5) & 1) ? 255 : (guint8) (x * 3 + y)) : rnd ();
-}
 
 /* Structured frames use 4-byte aligned rows (the fast path of some
  * variants), random ones odd offsets and strides. */
@@ -78,7 +60,7 @@ check_one (GstCLContext * ctx, GstCLBlurProgram * prog, const Params * pr,
 
   for (gsize i = 0; i < src_size; i++)
     src[i] = rnd ();
-  fill (src + sp.offset, sp.stride, wb, sz->height, structured);
+  fill_noise_or_edges (src + sp.offset, sp.stride, wb, sz->height, structured);
   memset (dst, 0xA5, dst_size);
   memcpy (ref, dst, dst_size);
 

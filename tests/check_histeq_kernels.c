@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "kernelcheck.h"
 
 #define BINS GST_CL_HISTEQ_BINS
 
@@ -44,15 +45,6 @@ static const gchar *content_names[] = { "random", "structured", "flat",
 };
 
 static gint n_checked, n_failed;
-static guint32 rng_state = 0x12345678;
-
-static guint8
-rnd (void)
-{
-  rng_state = rng_state * 1664525u + 1013904223u;
-  return rng_state >> 24;
-}
-
 static void
 fill (guint8 * p, gint stride, gint wb, gint h, gint content)
 {
