@@ -49,3 +49,40 @@ clcheck_caps (const gchar * format, gint w, gint h)
       "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate",
       GST_TYPE_FRACTION, 30, 1, NULL);
 }
+
+#include <gst/app/gstappsink.h>
+
+/* Pulls every sample from @sink until EOS, mapping each frame for reading
+ * as a non-OpenCL consumer does. Returns the number of frames. */
+static inline gint64
+clcheck_drain_mapping (GstElement * sink)
+{
+  GstSample *sample;
+  gint64 frames = 0;
+
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+    frames++;
+  }
+  return frames;
+}
+
+/* A format outside @factory's templates is refused at negotiation. */
+static inline void
+clcheck_assert_refuses (const gchar * factory, const gchar * format)
+{
+  GstHarness *h = clcheck_new_harness (factory, "");
+  GstCaps *caps = clcheck_caps (format, 64, 48);
+  GstCaps *templ = gst_pad_get_pad_template_caps (h->element->sinkpads->data);
+
+  fail_if (gst_caps_can_intersect (caps, templ));
+  gst_caps_unref (templ);
+  gst_harness_set_src_caps (h, caps);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              64 * 48 * 2, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
