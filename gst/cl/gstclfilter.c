@@ -86,37 +86,12 @@ gst_cl_filter_get_context (GstCLFilter * filter)
   return PRIV (filter)->context;
 }
 
-const GstVideoInfo *
-gst_cl_filter_get_in_info (GstCLFilter * filter)
-{
-  return &PRIV (filter)->in_info;
-}
-
-const GstVideoInfo *
-gst_cl_filter_get_out_info (GstCLFilter * filter)
-{
-  return &PRIV (filter)->out_info;
-}
-
 void
 gst_cl_filter_invalidate (GstCLFilter * filter)
 {
   GST_OBJECT_LOCK (filter);
   PRIV (filter)->needs_build = TRUE;
   GST_OBJECT_UNLOCK (filter);
-}
-
-cl_int
-gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
-    guint dims, const size_t * global, const size_t * local, cl_event * event)
-{
-  size_t rounded[3];
-
-  for (guint i = 0; i < dims; i++)
-    rounded[i] = local ? (global[i] + local[i] - 1) / local[i] * local[i] :
-        global[i];
-  return clEnqueueNDRangeKernel (PRIV (filter)->context->queue, kernel, dims,
-      NULL, rounded, local, 0, NULL, event);
 }
 
 /* ---- device and context --------------------------------------------- */

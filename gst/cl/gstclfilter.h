@@ -61,8 +61,6 @@ struct _GstCLFilterClass
 
 /* The context in use (borrowed), NULL while stopped. */
 GstCLContext *gst_cl_filter_get_context (GstCLFilter * filter);
-const GstVideoInfo *gst_cl_filter_get_in_info (GstCLFilter * filter);
-const GstVideoInfo *gst_cl_filter_get_out_info (GstCLFilter * filter);
 
 /* Asks for build() to run again before the next frame (properties changed). */
 void gst_cl_filter_invalidate (GstCLFilter * filter);
@@ -79,8 +77,5 @@ void gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
  * override transform_caps. */
 GstCaps *gst_cl_filter_caps_with_features (GstCaps * caps);
 
-/* Queues @kernel over @global (rounded up to @local where given). */
-cl_int gst_cl_filter_enqueue_kernel (GstCLFilter * filter, cl_kernel kernel,
-    guint dims, const size_t * global, const size_t * local, cl_event * event);
 
 G_END_DECLS
