@@ -122,26 +122,9 @@ check_one (GstCLContext * ctx, GstCLSobelProgram * prog, const Size * sz,
   clReleaseMemObject (s);
   clReleaseMemObject (d);
 
-  if (status == CL_SUCCESS) {
-    for (gint y = 0; y < sz->height; y++)
-      for (gint x = 0; x < owb; x++) {
-        gint diff = abs (dst[dp.offset + y * dp.stride + x] -
-            ref[dp.offset + y * dp.stride + x]);
-        if (diff > maxdiff) {
-          maxdiff = diff;
-          bad_x = x;
-          bad_y = y;
-        }
-      }
-    for (gsize i = 0; i < dst_size; i++) {
-      gsize rel = i - dp.offset;
-      gboolean in_plane = i >= dp.offset &&
-          rel / dp.stride < (gsize) sz->height &&
-          (gint) (rel % dp.stride) < owb;
-      if (!in_plane && dst[i] != 0xA5)
-        guard_ok = FALSE;
-    }
-  }
+  if (status == CL_SUCCESS)
+    maxdiff = kernelcheck_compare (dst, ref, dst_size, dp.offset, dp.stride,
+        owb, sz->height, 0xA5, &bad_x, &bad_y, &guard_ok);
 
   /* 1 LSB; with a threshold that LSB may flip a value across it. */
   tolerance = pr->threshold > 0 ? 255 : 1;
@@ -193,12 +176,7 @@ main (int argc, char **argv)
   const GPtrArray *devices;
   GError *err = NULL;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_print ("SKIP: %s\n", err->message);
-    return 77;
-  }
+  devices = KERNELCHECK_DEVICES (argc, argv);
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);

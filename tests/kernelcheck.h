@@ -3,7 +3,9 @@
  * sequence per checker and the test frames. */
 #pragma once
 
-#include <glib.h>
+#include <gst/gst.h>
+#include "cl/gstcldevice.h"
+#include <stdlib.h>
 
 static guint32 kernelcheck_rng = 0x12345678;
 
@@ -24,4 +26,53 @@ fill_noise_or_edges (guint8 * p, gint stride, gint wb, gint h,
     for (gint x = 0; x < wb; x++)
       p[y * stride + x] = structured ?
           (((x / 7 + y / 5) & 1) ? 255 : (guint8) (x * 3 + y)) : rnd ();
+}
+
+/* Compares the @wb x @h bytes of a plane at @offset / @stride in @dst with
+ * the same bytes of @ref: returns the largest difference and where it is.
+ * *@guard_ok becomes FALSE if any byte of @dst outside the plane no longer
+ * holds @guard (the kernel wrote beyond its plane). */
+static inline gint
+kernelcheck_compare (const guint8 * dst, const guint8 * ref, gsize size,
+    gsize offset, gint stride, gint wb, gint h, guint8 guard, gint * bad_x,
+    gint * bad_y, gboolean * guard_ok)
+{
+  gint maxdiff = 0;
+
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < wb; x++) {
+      gint diff = abs (dst[offset + y * stride + x] -
+          ref[offset + y * stride + x]);
+      if (diff > maxdiff) {
+        maxdiff = diff;
+        *bad_x = x;
+        *bad_y = y;
+      }
+    }
+  for (gsize i = 0; i < size; i++) {
+    gsize rel = i - offset;
+    gboolean in_plane = i >= offset && rel / stride < (gsize) h &&
+        (gint) (rel % stride) < wb;
+    if (!in_plane && dst[i] != guard)
+      *guard_ok = FALSE;
+  }
+  return maxdiff;
+}
+
+/* Every OpenCL device, after gst_init(); exits 77 (skipped) with the reason
+ * when there is none. */
+#define KERNELCHECK_DEVICES(argc, argv) kernelcheck_devices (&(argc), &(argv))
+static inline const GPtrArray *
+kernelcheck_devices (int *argc, char ***argv)
+{
+  const GPtrArray *devices;
+  GError *err = NULL;
+
+  gst_init (argc, argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_print ("SKIP: %s\n", err->message);
+    exit (77);
+  }
+  return devices;
 }
