@@ -426,8 +426,9 @@ field (const GstStructure * s, const gchar * name)
  * pipelines stay within two per frame (the source's write map, the sink's
  * read map); paced at 100 frames per second, where an element syncing with
  * the host would still show (300 waits or more), the chain must wait no
- * more than clblur alone, give or take 1% of the frames for the odd late
- * kernel on a busy machine (0 to 2 seen either way). */
+ * more than clblur alone, give or take 3% of the frames for the odd late
+ * kernel on a busy machine (0 to 2 seen on a quiet machine, 9 against 5 with
+ * six builds sharing two cores). */
 static gchar *
 chain_desc (gboolean paced, gboolean alone)
 {
@@ -461,7 +462,7 @@ GST_START_TEST (test_chain_counters)
     fail_unless (waits_alone <= 2 * frames, "clblur alone: %" G_GINT64_FORMAT
         " host waits", waits_alone);
     if (paced)
-      fail_unless (waits <= waits_alone + frames / 100, "paced: chain %" G_GINT64_FORMAT
+      fail_unless (waits <= waits_alone + frames / 30, "paced: chain %" G_GINT64_FORMAT
           " host waits, clblur alone %" G_GINT64_FORMAT, waits, waits_alone);
     fail_unless (field (c, "buffers-allocated") <= 3 * 16,
         "%" G_GINT64_FORMAT " buffers", field (c, "buffers-allocated"));
