@@ -7,6 +7,7 @@
 #include "cl/gstclcontext.h"
 #include "elements/gstclhisteqkernel.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kernelcheck.h"
@@ -199,13 +200,16 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   return ok;
 }
 
-/* Temporal smoothing and scene cuts over a sequence: three frames of one
- * scene, three of another (a cut), against the reference state machine.
- * The LUTs are compared bit for bit every frame. */
+/* Temporal smoothing, brightness tracking and scene cuts over a sequence:
+ * four frames of one scene, four of another (a cut), each with its own
+ * noise and a brightness offset (a camera's jitter), against the reference
+ * state machine. The LUTs and the tracked shift are compared bit for bit
+ * every frame. */
 static gboolean
 check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
     GstCLHisteqMode mode, const Size * sz)
 {
+  static const gint offsets[8] = { 0, 1, -1, 2, 0, -1, 1, -2 };
   const gint w = sz->width, h = sz->height;
   GstCLPlane plane = { 0, w, w, h, 1 };
   GstCLHisteqBuffers bufs = { 0 };
@@ -214,10 +218,10 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   const gint wts[4] = { 0 };
   GError *err = NULL;
   guint8 *src = g_malloc ((gsize) w * h), *dst = g_malloc ((gsize) w * h);
-  gfloat fs[260] = { 0 }, *st;
+  gfloat fs[GST_CL_HISTEQ_FRAME_STATE] = { 0 }, *st, dshift = 0;
   guint32 *hist;
   guint8 *rluts, *dluts;
-  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0;
+  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0, shifted = 0;
   cl_mem s, d;
   cl_int status = CL_SUCCESS;
 
@@ -233,16 +237,17 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
       &status);
 
-  for (gint frame = 0; frame < 6 && status == CL_SUCCESS; frame++) {
+  for (gint frame = 0; frame < 8 && status == CL_SUCCESS; frame++) {
     guint32 fh[BINS] = { 0 };
     cl_event ev = NULL;
     gint cut;
 
-    fill (src, w, w, h, frame < 3 ? DARK : STRUCTURED);
-    /* some noise on the structured scene, so its frames differ */
-    if (frame >= 3)
-      for (gint i = 0; i < w * h; i += 7)
-        src[i] ^= rnd () & 3;
+    fill (src, w, w, h, frame < 4 ? DARK : STRUCTURED);
+    /* noise on the structured scene, so its frames differ and a shift of
+     * one level is no cut (as with a camera's noise) */
+    for (gint i = 0; i < w * h; i++)
+      src[i] = CLAMP (src[i] + offsets[frame] +
+          (frame >= 4 ? (gint) (rnd () % 9) - 4 : 0), 0, 255);
     status = clEnqueueWriteBuffer (ctx->queue, s, CL_TRUE, 0, (gsize) w * h,
         src, 0, NULL, NULL);
 
@@ -251,11 +256,13 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
       fh[i % BINS] += hist[i];
     cut = gst_cl_ref_histeq_cut (fh, alpha, hp.cut_threshold, frame == 0, fs);
     cuts += cut;
-    want_cuts += frame == 0 || frame == 3;
+    want_cuts += frame == 0 || frame == 4;
+    shifted += fabsf (fs[GST_CL_HISTEQ_FS_SHIFT]) > 0.05f;
     for (gint t = 0; t < tiles; t++) {
       gfloat f[BINS];
       gst_cl_ref_histeq_map (hist + t * BINS, &bufs.geom, f);
-      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut);
+      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut,
+          fs[GST_CL_HISTEQ_FS_SHIFT]);
       gst_cl_ref_histeq_lut (f, 1.0f, rluts + t * BINS);
     }
 
@@ -265,21 +272,30 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
     if (status == CL_SUCCESS)
       status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
           tiles * BINS, dluts, 1, &ev, NULL);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer (ctx->queue, bufs.frame_state, CL_TRUE,
+          sizeof (gfloat) * GST_CL_HISTEQ_FS_SHIFT, sizeof (gfloat), &dshift,
+          0, NULL, NULL);
     if (ev)
       clReleaseEvent (ev);
     if (status == CL_SUCCESS && bad_frame < 0 &&
-        memcmp (dluts, rluts, tiles * BINS) != 0)
+        (memcmp (dluts, rluts, tiles * BINS) != 0 ||
+            dshift != fs[GST_CL_HISTEQ_FS_SHIFT]))
       bad_frame = frame;
   }
 
+  /* The jitter must have been tracked (a shift on most frames that are
+   * not cuts), or the comparison proves nothing about the tracking. */
   n_checked++;
-  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts;
+  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts &&
+      shifted >= 4;
   if (!ok) {
     n_failed++;
-    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs differ "
-        "from frame %d, %d cuts (want %d)\n", ctx->device->name,
-        prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
-        status, bad_frame, cuts, want_cuts);
+    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
+        "differ from frame %d, %d cuts (want %d), %d frames shifted\n",
+        ctx->device->name, prog->serial ? "serial" : "atomic",
+        mode ? "clahe" : "global", w, h, status, bad_frame, cuts, want_cuts,
+        shifted);
   }
   clReleaseMemObject (s);
   clReleaseMemObject (d);

@@ -77,7 +77,7 @@ struct _GstCLHisteq
   GstCLHisteqProgram prog;
   GstCLHisteqBuffers bufs;
   gint weights[4];
-  gboolean reset;
+  gint reset;                   /* atomic: the temporal state starts over */
 };
 
 G_DEFINE_TYPE (GstCLHisteq, gst_cl_histeq, GST_TYPE_CL_FILTER);
@@ -144,9 +144,33 @@ gst_cl_histeq_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
       memset (self->weights, 0, sizeof (self->weights));
       break;
   }
-  /* A new stream: the temporal state starts over. */
-  self->reset = TRUE;
+  /* New caps: the temporal state starts over. */
+  g_atomic_int_set (&self->reset, TRUE);
   return TRUE;
+}
+
+static gboolean
+gst_cl_histeq_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_STREAM_START:
+      /* A flush, a seek (a new segment, flushing or not) or a new stream:
+       * the next frame does not follow the last one, so nothing is
+       * smoothed across. (FLUSH_STOP may come from another thread, hence
+       * the atomic flag.) */
+      GST_DEBUG_OBJECT (self, "%s: temporal state reset",
+          GST_EVENT_TYPE_NAME (event));
+      g_atomic_int_set (&self->reset, TRUE);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histeq_parent_class)->sink_event
+      (trans, event);
 }
 
 static cl_int
@@ -178,10 +202,8 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
     g_clear_error (&err);
     return CL_OUT_OF_RESOURCES;
   }
-  if (self->reset) {
+  if (g_atomic_int_compare_and_exchange (&self->reset, TRUE, FALSE))
     self->bufs.state_fresh = TRUE;
-    self->reset = FALSE;
-  }
 
   status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
       &params, self->weights, in->mem, &in->planes[0], out->mem,
@@ -276,6 +298,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
@@ -328,6 +351,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
       "filesink location=histeq.png",
       "gst-opencl-filters developers");
 
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histeq_sink_event);
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_histeq_build);
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_histeq_release);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_histeq_set_info);

@@ -6,7 +6,7 @@
 
 #define BINS GST_CL_HISTEQ_BINS
 #define TILE_STATE 256          /* floats per tile, as in histeq.cl */
-#define FRAME_STATE 260         /* floats of the frame's state */
+#define FRAME_STATE GST_CL_HISTEQ_FRAME_STATE
 /* Histogram work-groups to aim for per frame, so every compute unit gets
  * several even in global mode (one tile). */
 #define TARGET_GROUPS 64

@@ -65,15 +65,34 @@ void gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
 /* Final byte LUT: rint (strength >= 1 ? f : j + strength * (f - j)). */
 void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
 
-/* Temporal state of the frame (histeq_cut): smoothed pdf[256], valid, cut.
- * Updates it with the frame's histogram @hist (sum of every tile's) and
- * returns whether the frame is a scene cut (or @reset, or no state yet). */
+/* Temporal state of the frame (histeq_cut), GST_CL_HISTEQ_FRAME_STATE
+ * floats: the smoothed pdf [0..255], valid [256], cut [257], target mean
+ * [258], brightness shift [259], the smoothed global mapping [260..515]. */
+#define GST_CL_HISTEQ_FS_VALID 256
+#define GST_CL_HISTEQ_FS_CUT 257
+#define GST_CL_HISTEQ_FS_TARGET 258
+#define GST_CL_HISTEQ_FS_SHIFT 259
+#define GST_CL_HISTEQ_FS_MAP 260
+#define GST_CL_HISTEQ_FRAME_STATE (GST_CL_HISTEQ_FS_MAP + GST_CL_HISTEQ_BINS)
+/* Largest brightness shift tracked (LSB): a camera's frame-to-frame
+ * jitter; larger changes are left to the smoothing and the cut detector. */
+#define GST_CL_HISTEQ_MAX_SHIFT 4.0f
+
+/* Updates the frame's state with its histogram @hist (sum of every tile's):
+ * the scene-cut verdict (returned; also on @reset or with no state yet),
+ * the smoothed pdf, and the brightness tracking: the frame's own
+ * equalizeHist mapping is smoothed like the tiles' and the shift d is
+ * found (Newton, 3 steps, |d| <= MAX_SHIFT) that gives the frame, mapped
+ * by the smoothed mapping at (value - d), the smoothed mean of its own
+ * equalised output; 0 on a cut. */
 int gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
     float cut_threshold, int reset, float *frame_state);
 
 /* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
- * state @st[256]: restarted on a cut, else st += alpha * (f - st). */
-void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut);
+ * state @st[256]: restarted on a cut, else st += alpha * (f - st); @f is
+ * then the smoothed mapping read at (j - @shift), linearly interpolated. */
+void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut,
+    float shift);
 
 /* Applies the tile LUTs to a plane (luma of @cn-byte pixels; colour scaled
  * by the luma gain, clamped so no channel clips). */
