@@ -150,11 +150,15 @@ HIST_SERIAL_KERNEL (c4,
 /* The frame's state after the smoothed pdf (as gst/ref/gstclref.h) */
 #define FS_VALID 256
 #define FS_CUT 257
-#define FS_TARGET 258
-#define FS_SHIFT 259
+#define FS_SHIFT 258
+#define FS_TARGET 259
 #define FS_MAP 260
-/* Largest brightness shift tracked (LSB): a camera's frame-to-frame jitter */
+#define FS_TILES (FS_MAP + BINS)
+/* Largest brightness shift tracked (levels): a camera's frame-to-frame
+ * jitter. The CLAHE median shift has a resolution of 1/SHIFT_STEPS. */
 #define MAX_SHIFT 4.0f
+#define SHIFT_STEPS 256
+#define SHIFT_BINS (2 * 4 * SHIFT_STEPS + 1)
 
 /* equalizeHist's unrounded mapping of a histogram of @total pixels. */
 inline void
@@ -225,27 +229,53 @@ find_shift (__local const int *hist, float inv, __local const float *g,
   return d;
 }
 
+/* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
+ * quantised to 1/SHIFT_STEPS level: counted into bins, O(n). */
+inline float
+median_shift (__global const float *d, int n, __local int *bins)
+{
+  int acc = 0;
+  for (int i = 0; i < SHIFT_BINS; i++)
+    bins[i] = 0;
+  for (int k = 0; k < n; k++) {
+    const float v = d[k] > -MAX_SHIFT ? (d[k] < MAX_SHIFT ? d[k] : MAX_SHIFT)
+        : -MAX_SHIFT;
+    bins[(int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f)]++;
+  }
+  for (int i = 0; i < SHIFT_BINS; i++) {
+    acc += bins[i];
+    if (2 * acc >= n)
+      return (float) i / (float) SHIFT_STEPS - MAX_SHIFT;
+  }
+  return 0.0f;
+}
+
 /* The frame's temporal state, one work-group, run before histeq_lut when
  * smoothing is on.
  * Scene cut: the frame's histogram (sum of every tile's) is compared with
  * its smoothed pdf in total-variation distance; above @cut_threshold, or
  * on @reset, the frame is a cut and the smoothing restarts in every tile.
  * Brightness tracking: a smoothed mapping passes a camera's frame-to-frame
- * brightness jitter (and the mean of the sensor noise) through, amplified
- * by its slope, where equalising each frame on its own would cancel it.
- * So the frame's own equalizeHist mapping is smoothed here too, and the
- * shift d is found for which the frame, mapped by that smoothed mapping at
- * (value - d), has the smoothed mean of its own equalised output; every
- * tile then reads its smoothed mapping at (value - d). 0 on a cut.
+ * brightness jitter (and the mean of the sensor noise) on, amplified by its
+ * slope, where equalising each frame on its own would cancel it. So every
+ * tile reads its smoothed mapping at (level - d), d (0 on a cut) being:
+ * - global: the frame's own equalizeHist mapping is smoothed here too, and
+ *   d makes the frame, mapped by that at (level - d), have the smoothed
+ *   mean of its own equalised output (which equalising alone pins);
+ * - CLAHE: the median over the tiles of (tile mean - its smoothed mean): a
+ *   jitter moves every tile, an object moving through a few does not move
+ *   the median (a frame-wide estimate would brighten far tiles for it).
  * global = local = (256) */
 __kernel void
-histeq_cut (__global const uint * restrict partial, int n_partials,
-    float alpha, float cut_threshold, int reset,
+histeq_cut (__global const uint * restrict partial, int tiles, int slices,
+    int clahe, float alpha, float cut_threshold, int reset,
     __global float * restrict frame_state)
 {
-  __local int q[BINS];
+  __local int q[BINS], bins[SHIFT_BINS];
   __local float f[BINS], g[BINS];
-  const int b = get_local_id (0);
+  __local int cut_l;
+  const int b = get_local_id (0), lsize = get_local_size (0);
+  const int n_partials = tiles * slices;
   uint c = 0;
 
   for (int i = 0; i < n_partials; i++)
@@ -254,7 +284,7 @@ histeq_cut (__global const uint * restrict partial, int n_partials,
   g[b] = frame_state[FS_MAP + b];
   barrier (CLK_LOCAL_MEM_FENCE);
   if (b == 0) {
-    float total = 0.0f, tv = 0.0f, own = 0.0f;
+    float total = 0.0f, tv = 0.0f;
     int count = 0;
     for (int j = 0; j < BINS; j++) {
       total += (float) q[j];
@@ -272,18 +302,48 @@ histeq_cut (__global const uint * restrict partial, int n_partials,
     }
     frame_state[FS_VALID] = 1.0f;
     frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
+    cut_l = cut;
 
-    equalize_map (q, count, f);
-    for (int j = 0; j < BINS; j++) {
-      own += ((float) q[j] * inv) * f[j];
-      g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
-      frame_state[FS_MAP + j] = g[j];
+    if (!clahe) {
+      float own = 0.0f;
+      equalize_map (q, count, f);
+      for (int j = 0; j < BINS; j++) {
+        own += ((float) q[j] * inv) * f[j];
+        g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
+        frame_state[FS_MAP + j] = g[j];
+      }
+      float target = frame_state[FS_TARGET];
+      target = cut ? own : target + alpha * (own - target);
+      frame_state[FS_TARGET] = target;
+      frame_state[FS_SHIFT] = cut ? 0.0f : find_shift (q, inv, g, target);
     }
-    float target = frame_state[FS_TARGET];
-    target = cut ? own : target + alpha * (own - target);
-    frame_state[FS_TARGET] = target;
-    frame_state[FS_SHIFT] = cut ? 0.0f : find_shift (q, inv, g, target);
   }
+  if (!clahe)
+    return;
+
+  /* CLAHE: every tile's mean level against its smoothed mean */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int cut = cut_l;
+  __global float *ms = frame_state + FS_TILES, *ds = ms + tiles;
+  for (int k = b; k < tiles; k += lsize) {
+    __global const uint *h = partial + (size_t) k * slices * BINS;
+    ulong sum = 0;
+    uint n = 0;
+    for (int s = 0; s < slices; s++)
+      for (int j = 0; j < BINS; j++) {
+        const uint v = h[s * BINS + j];
+        n += v;
+        sum += (ulong) j * v;
+      }
+    const float mu = (float) sum / (float) n, prev = ms[k];
+    /* against the smoothed mean with this frame in, as the mappings are */
+    const float m = cut ? mu : prev + alpha * (mu - prev);
+    ms[k] = m;
+    ds[k] = mu - m;
+  }
+  barrier (CLK_GLOBAL_MEM_FENCE);
+  if (b == 0)
+    frame_state[FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles, bins);
 }
 
 /* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip

@@ -218,7 +218,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   const gint wts[4] = { 0 };
   GError *err = NULL;
   guint8 *src = g_malloc ((gsize) w * h), *dst = g_malloc ((gsize) w * h);
-  gfloat fs[GST_CL_HISTEQ_FRAME_STATE] = { 0 }, *st, dshift = 0;
+  gfloat *fs, *st, dshift = 0;
   guint32 *hist;
   guint8 *rluts, *dluts;
   gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0, shifted = 0;
@@ -228,6 +228,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, w, h, mode, 4, 3, 2.0, &err))
     g_error ("buffers: %s", err->message);
   tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  fs = g_new0 (gfloat, GST_CL_HISTEQ_FRAME_STATE (tiles));
   st = g_new0 (gfloat, tiles * BINS);
   hist = g_new (guint32, tiles * BINS);
   rluts = g_new (guint8, tiles * BINS);
@@ -238,7 +239,6 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
       &status);
 
   for (gint frame = 0; frame < 8 && status == CL_SUCCESS; frame++) {
-    guint32 fh[BINS] = { 0 };
     cl_event ev = NULL;
     gint cut;
 
@@ -252,9 +252,8 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
         src, 0, NULL, NULL);
 
     gst_cl_ref_histeq_hist (src, w, w, h, 1, wts, &bufs.geom, hist);
-    for (gint i = 0; i < tiles * BINS; i++)
-      fh[i % BINS] += hist[i];
-    cut = gst_cl_ref_histeq_cut (fh, alpha, hp.cut_threshold, frame == 0, fs);
+    cut = gst_cl_ref_histeq_cut (hist, tiles, mode == GST_CL_HISTEQ_CLAHE,
+        alpha, hp.cut_threshold, frame == 0, fs);
     cuts += cut;
     want_cuts += frame == 0 || frame == 4;
     shifted += fabsf (fs[GST_CL_HISTEQ_FS_SHIFT]) > 0.05f;
@@ -300,6 +299,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   clReleaseMemObject (s);
   clReleaseMemObject (d);
   gst_cl_histeq_buffers_clear (&bufs);
+  g_free (fs);
   g_free (st);
   g_free (hist);
   g_free (rluts);

@@ -168,14 +168,41 @@ gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
   }
 }
 
-int
-gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
-    float cut_threshold, int reset, float *frame_state)
+/* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
+ * quantised to 1/SHIFT_STEPS level. */
+static float
+median_shift (const float *d, int n)
 {
-  float total = 0.0f, tv = 0.0f, inv, own = 0.0f, target;
-  float f[BINS], *g = frame_state + GST_CL_HISTEQ_FS_MAP;
+  enum
+  { STEPS = GST_CL_HISTEQ_SHIFT_STEPS,
+    NB = 2 * (int) GST_CL_HISTEQ_MAX_SHIFT * STEPS + 1
+  };
+  const float mx = GST_CL_HISTEQ_MAX_SHIFT;
+  int bins[NB] = { 0 }, acc = 0;
+
+  for (int k = 0; k < n; k++) {
+    const float v = d[k] > -mx ? (d[k] < mx ? d[k] : mx) : -mx;
+    bins[(int) ((v + mx) * (float) STEPS + 0.5f)]++;
+  }
+  for (int i = 0; i < NB; i++) {
+    acc += bins[i];
+    if (2 * acc >= n)
+      return (float) i / (float) STEPS - mx;
+  }
+  return 0.0f;
+}
+
+int
+gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
+    float alpha, float cut_threshold, int reset, float *frame_state)
+{
+  float total = 0.0f, tv = 0.0f, inv;
+  uint32_t hist[BINS] = { 0 };
   int cut = reset || frame_state[GST_CL_HISTEQ_FS_VALID] == 0.0f, count = 0;
 
+  for (int t = 0; t < tiles; t++)
+    for (int j = 0; j < BINS; j++)
+      hist[j] += tile_hist[t * BINS + j];
   for (int j = 0; j < BINS; j++) {
     total += (float) hist[j];
     count += hist[j];
@@ -192,17 +219,34 @@ gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
   frame_state[GST_CL_HISTEQ_FS_VALID] = 1.0f;
   frame_state[GST_CL_HISTEQ_FS_CUT] = cut ? 1.0f : 0.0f;
 
-  /* brightness tracking */
-  equalize_map (hist, count, f);
-  for (int j = 0; j < BINS; j++) {
-    own += ((float) hist[j] * inv) * f[j];
-    g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
+  if (!clahe) {
+    float f[BINS], *g = frame_state + GST_CL_HISTEQ_FS_MAP, own = 0.0f, target;
+    equalize_map (hist, count, f);
+    for (int j = 0; j < BINS; j++) {
+      own += ((float) hist[j] * inv) * f[j];
+      g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
+    }
+    target = frame_state[GST_CL_HISTEQ_FS_TARGET];
+    target = cut ? own : target + alpha * (own - target);
+    frame_state[GST_CL_HISTEQ_FS_TARGET] = target;
+    frame_state[GST_CL_HISTEQ_FS_SHIFT] = cut ? 0.0f :
+        find_shift (hist, inv, g, target);
+  } else {
+    float *ms = frame_state + GST_CL_HISTEQ_FS_TILES, *ds = ms + tiles;
+    for (int t = 0; t < tiles; t++) {
+      uint64_t sum = 0;
+      uint32_t n = 0;
+      for (int j = 0; j < BINS; j++) {
+        n += tile_hist[t * BINS + j];
+        sum += (uint64_t) j * tile_hist[t * BINS + j];
+      }
+      const float mu = (float) sum / (float) n, prev = ms[t];
+      const float m = cut ? mu : prev + alpha * (mu - prev);
+      ms[t] = m;
+      ds[t] = mu - m;
+    }
+    frame_state[GST_CL_HISTEQ_FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles);
   }
-  target = frame_state[GST_CL_HISTEQ_FS_TARGET];
-  target = cut ? own : target + alpha * (own - target);
-  frame_state[GST_CL_HISTEQ_FS_TARGET] = target;
-  frame_state[GST_CL_HISTEQ_FS_SHIFT] = cut ? 0.0f :
-      find_shift (hist, inv, g, target);
   return cut;
 }
 
