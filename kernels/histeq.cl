@@ -21,10 +21,12 @@
  *                     global = (local * slices, tiles), local = (L, 1)
  *   histeq_hist_serial_cN   the same for CPU devices: one work-item per group
  *                     global = (slices, tiles), local = (1, 1)
- *   histeq_cut        with smoothing on: scene-cut verdict for the frame
+ *   histeq_cut        with smoothing on: scene-cut verdict and brightness
+ *                     shift of the frame
  *                     global = local = (256)
  *   histeq_lut        per tile: sums the slices, clip (CLAHE), CDF,
- *                     temporal smoothing (reset on a cut), strength;
+ *                     temporal smoothing (reset on a cut) read at the
+ *                     frame's brightness shift, strength;
  *                     writes lut[tile][256]
  *                     global = (256, tiles), local = (256, 1)
  *   histeq_apply_global_cN / histeq_apply_clahe_cN   16 pixels of a row

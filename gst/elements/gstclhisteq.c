@@ -16,12 +16,21 @@
  *
  * `strength` blends the mapping with the identity. `smoothing` averages the
  * mapping over about that many frames (an exponential moving average kept
- * on the device) so noise does not make the picture flicker; a scene cut
- * (the histogram moving further than `scene-cut-threshold` from the
- * smoothed one, in total-variation distance) resets the average, so a cut
- * adapts at once. In CLAHE mode each tile's mapping is smoothed on its
- * own; the cut is decided on the whole frame's histogram (small tiles have
- * noisy histograms and would "cut" every frame).
+ * on the device) so noise does not make the picture flicker. A smoothed
+ * mapping alone would pass a camera's frame-to-frame brightness jitter on
+ * (amplified by the mapping's slope), which equalising each frame on its
+ * own cancels; so the smoothed mapping is read at (level - d), d being the
+ * frame's brightness shift (at most 4 levels): in global mode the shift
+ * that gives the frame the smoothed mean of its own equalised output, in
+ * CLAHE mode the median over the tiles of each tile's mean level against
+ * its smoothed mean (an object moving through a few tiles does not move
+ * it). A scene cut (the histogram moving further than
+ * `scene-cut-threshold` from the smoothed one, in total-variation
+ * distance) restarts the average, so a cut adapts at once; so do new caps,
+ * a flush, a new segment (a seek) and a new stream. In CLAHE mode each
+ * tile's mapping is smoothed on its own; the cut is decided on the whole
+ * frame's histogram (small tiles have noisy histograms and would "cut"
+ * every frame).
  *
  * ## Example launch line
  * |[
@@ -321,8 +330,10 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_uint ("smoothing", "Smoothing",
           "Frames over which the mapping is averaged (exponential moving "
-          "average on the device) against flicker; 0 or 1: off, every frame is "
-          "mapped on its own", 0, MAX_SMOOTHING, DEFAULT_SMOOTHING, flags));
+          "average on the device, following the frame's brightness jitter) "
+          "against flicker; restarted on a scene cut, a seek or new caps; 0 "
+          "or 1: off, every frame is mapped on its own", 0, MAX_SMOOTHING,
+          DEFAULT_SMOOTHING, flags));
   g_object_class_install_property (gobject_class, PROP_SCENE_CUT_THRESHOLD,
       g_param_spec_double ("scene-cut-threshold", "Scene-cut threshold",
           "Total-variation distance (0..1) between the frame's histogram and "
