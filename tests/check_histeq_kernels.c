@@ -207,13 +207,13 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
  * every frame. */
 static gboolean
 check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
-    GstCLHisteqMode mode, const Size * sz)
+    GstCLHisteqMode mode, const Size * sz, gfloat strength)
 {
   static const gint offsets[8] = { 0, 1, -1, 2, 0, -1, 1, -2 };
   const gint w = sz->width, h = sz->height;
   GstCLPlane plane = { 0, w, w, h, 1 };
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams hp = { 1.0f, 4, 0.3f };
+  GstCLHisteqParams hp = { strength, 4, 0.3f };
   const gfloat alpha = 1.0f / 4;
   const gint wts[4] = { 0 };
   GError *err = NULL;
@@ -262,7 +262,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
       gst_cl_ref_histeq_map (hist + t * BINS, &bufs.geom, f);
       gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut,
           fs[GST_CL_HISTEQ_FS_SHIFT]);
-      gst_cl_ref_histeq_lut (f, 1.0f, rluts + t * BINS);
+      gst_cl_ref_histeq_lut (f, strength, rluts + t * BINS);
     }
 
     if (status == CL_SUCCESS)
@@ -291,10 +291,10 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   if (!ok) {
     n_failed++;
     g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
-        "differ from frame %d, %d cuts (want %d), %d frames shifted\n",
-        ctx->device->name, prog->serial ? "serial" : "atomic",
-        mode ? "clahe" : "global", w, h, status, bad_frame, cuts, want_cuts,
-        shifted);
+        "differ from frame %d, %d cuts (want %d), %d frames shifted, "
+        "strength %.2f\n", ctx->device->name,
+        prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
+        status, bad_frame, cuts, want_cuts, shifted, strength);
   }
   clReleaseMemObject (s);
   clReleaseMemObject (d);
@@ -352,8 +352,9 @@ main (int argc, char **argv)
       gint before = n_failed;
       prog.serial = serial;
       for (gint mode = 0; mode < 2; mode++) {
-        check_temporal (ctx, &prog, mode, &sizes[3]);
-        check_temporal (ctx, &prog, mode, &sizes[4]);
+        check_temporal (ctx, &prog, mode, &sizes[3], 1.0f);
+        check_temporal (ctx, &prog, mode, &sizes[4], 1.0f);
+        check_temporal (ctx, &prog, mode, &sizes[4], 0.6f);
       }
       g_print ("%s %s hist, temporal smoothing and scene cuts: %s\n",
           dev->name, serial ? "serial" : "atomic",
