@@ -65,15 +65,44 @@ void gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
 /* Final byte LUT: rint (strength >= 1 ? f : j + strength * (f - j)). */
 void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
 
-/* Temporal state of the frame (histeq_cut): smoothed pdf[256], valid, cut.
- * Updates it with the frame's histogram @hist (sum of every tile's) and
- * returns whether the frame is a scene cut (or @reset, or no state yet). */
-int gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
-    float cut_threshold, int reset, float *frame_state);
+/* Temporal state of the frame (histeq_cut), GST_CL_HISTEQ_FRAME_STATE
+ * (tiles) floats: the smoothed pdf [0..255], valid, cut, the brightness
+ * shift, the target mean and the smoothed equalizeHist mapping (global
+ * mode), the tiles' smoothed mean levels and their shifts (CLAHE). */
+#define GST_CL_HISTEQ_FS_VALID 256
+#define GST_CL_HISTEQ_FS_CUT 257
+#define GST_CL_HISTEQ_FS_SHIFT 258
+#define GST_CL_HISTEQ_FS_TARGET 259
+#define GST_CL_HISTEQ_FS_MAP 260
+#define GST_CL_HISTEQ_FS_TILES (GST_CL_HISTEQ_FS_MAP + GST_CL_HISTEQ_BINS)
+#define GST_CL_HISTEQ_FRAME_STATE(tiles) (GST_CL_HISTEQ_FS_TILES + 2 * (tiles))
+/* Largest brightness shift tracked (levels): a camera's frame-to-frame
+ * jitter; larger changes are left to the smoothing and the cut detector. */
+#define GST_CL_HISTEQ_MAX_SHIFT 4.0f
+/* Resolution of the CLAHE median shift: 1/32 level. */
+#define GST_CL_HISTEQ_SHIFT_STEPS 256
+
+/* Updates the frame's state with the histograms of its @tiles tiles
+ * (@tile_hist[tile * 256 + v]) and returns whether the frame is a scene
+ * cut (also on @reset or with no state yet): total-variation distance of
+ * the frame's pdf from the smoothed one above @cut_threshold. Then the
+ * brightness shift d (0 on a cut, |d| <= MAX_SHIFT) by which every tile
+ * reads its smoothed mapping at (level - d):
+ * - global (@clahe 0): the frame's own equalizeHist mapping is smoothed too;
+ *   d (Newton, 3 steps) gives the frame, mapped by it at (level - d), the
+ *   smoothed mean of its own equalised output (equalising each frame on its
+ *   own pins that mean; a smoothed mapping alone passes jitter on).
+ * - CLAHE: the median over the tiles of (tile mean level - its smoothed
+ *   mean), quantised to 1/SHIFT_STEPS: a global jitter moves every tile,
+ *   an object moving in a few tiles does not move the median. */
+int gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
+    float alpha, float cut_threshold, int reset, float *frame_state);
 
 /* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
- * state @st[256]: restarted on a cut, else st += alpha * (f - st). */
-void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut);
+ * state @st[256]: restarted on a cut, else st += alpha * (f - st); @f is
+ * then the smoothed mapping read at (j - @shift), linearly interpolated. */
+void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut,
+    float shift);
 
 /* Applies the tile LUTs to a plane (luma of @cn-byte pixels; colour scaled
  * by the luma gain, clamped so no channel clips). */
