@@ -6,7 +6,7 @@
  * enough buffers (up to 256 MiB) that a large cache does not hold them.
  * One JSON line per device and size, for bench/bench.py. A report, never
  * a test.
- * Usage: bench_floor ITERATIONS BYTES... */
+ * Usage: bench_floor ITERATIONS BYTES...   (no BYTES: the device list) */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
 
@@ -79,6 +79,12 @@ main (int argc, char **argv)
         &st);
     clBuildProgram (prog, 1, &dev->device, NULL, NULL, NULL);
     Job j = {.ctx = ctx,.copy = clCreateKernel (prog, "copy16", &st) };
+
+    if (argc < 3)               /* no sizes: the device list only */
+      g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
+          "\"compute_units\":%u,\"driver\":\"%s\"}\n", dev->name,
+          dev->platform_index, dev->device_index, dev->is_gpu ? "GPU" : "CPU",
+          dev->compute_units, dev->driver_version);
 
     for (gint a = 2; a < argc; a++) {
       j.bytes = GST_ROUND_UP_64 (g_ascii_strtoull (argv[a], NULL, 10));

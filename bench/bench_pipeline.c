@@ -315,9 +315,10 @@ run_one (const gchar * caps, const gchar * middle, gint frames, gint warmup,
     gdouble seconds)
 {
   GError *err = NULL;
-  gchar *desc = g_strdup_printf ("benchsrc name=src ! %s ! %s ! video/x-raw "
-      "! fakesink name=sink sync=false enable-last-sample=false "
-      "signal-handoffs=true", caps, middle);
+  /* capsfilter by name: MIDDLE may start or end with caps of its own */
+  gchar *desc = g_strdup_printf ("benchsrc name=src ! capsfilter caps=\"%s\" "
+      "! %s ! capsfilter caps=video/x-raw ! fakesink name=sink sync=false "
+      "enable-last-sample=false signal-handoffs=true", caps, middle);
   Run r = {.warmup = warmup,.frames = frames,.seconds = seconds };
   GString *out = g_string_new ("{\"pipeline\":");
   json_string (out, middle);

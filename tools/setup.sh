@@ -11,7 +11,7 @@ packages="meson ninja-build pkg-config gcc libc6-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libva-dev
   python3-opencv python3-numpy python3-gst-1.0 gir1.2-gst-plugins-base-1.0"
 [ "${1:-}" = "--bench" ] && packages="$packages gstreamer1.0-opencv
-  gstreamer1.0-plugins-bad ffmpeg"
+  gstreamer1.0-plugins-bad ffmpeg python3-matplotlib"
 
 missing=""
 for p in $packages; do
