@@ -281,9 +281,9 @@ def opencl_devices(ctx):
     except (OSError, subprocess.TimeoutExpired):
         return []
     devs = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
-    ctx.device_info = "; ".join(f"{d['index']} {d['name']} ({d['type']}, {d['compute_units']} compute "
+    ctx.device_info = "; ".join(f"{d['index']} {d['device']} ({d['type']}, {d['compute_units']} compute "
                                 f"units, driver {d['driver']})" for d in devs) or "none"
-    return [(d["index"], d["type"], d["name"]) for d in devs]
+    return [(d["index"], d["type"], d["device"]) for d in devs]
 
 
 def resolve(spec, devs):
@@ -301,9 +301,19 @@ class Result(dict):
     pass
 
 
+def over_budget(ctx):
+    if ctx.args.budget and time.time() - ctx.t_start > ctx.args.budget:
+        if not any("--budget" in n for n in ctx.notes):
+            ctx.notes.append(f"--budget {ctx.args.budget:.0f} s reached: later measurements skipped")
+        return True
+    return False
+
+
 def run_pipelines(ctx, fmt, w, h, middles):
     """{middle: [result per repetition]} from bench_pipeline (under clprof)"""
     a = ctx.args
+    if over_budget(ctx):
+        return {m: [{"pipeline": m, "error": "skipped (--budget)"}] for m in middles}
     argv = [ctx.bin("bench_pipeline"), "--format", fmt, "--width", str(w), "--height", str(h),
             "--frames", str(a.frames), "--warmup", str(a.warmup), "--seconds", str(a.seconds)]
     env = dict(ctx.env)
@@ -358,6 +368,8 @@ def ff_measure(ctx, fmt, w, h, pix, vf, dev=None, prof=False):
     key = (pix, w, h, vf, dev, prof)
     if key in ctx.ff_cache:
         return ctx.ff_cache[key]
+    if over_budget(ctx):
+        return {"error": "skipped (--budget)"}
 
     def argv(n):
         a = [ctx.ffmpeg, "-hide_banner", "-nostdin", "-benchmark"]
@@ -396,6 +408,8 @@ def ff_measure(ctx, fmt, w, h, pix, vf, dev=None, prof=False):
 
 def cv_measure(ctx, fmt, w, h, fn):
     np, cv2 = ctx.np, ctx.cv2
+    if over_budget(ctx):
+        return {"error": "skipped (--budget)"}
     path = ctx.frames_file(fmt, w, h)
     data = np.fromfile(path, np.uint8).reshape(8, -1)
     seq = []
@@ -457,6 +471,9 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="1 repetition, 0.1 s runs, 480p and 1080p unless --sizes is given")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run")
+    ap.add_argument("--budget", type=float, default=0,
+                    help="seconds; once the run has taken this long, what is left is skipped "
+                         "(listed as errors), so a time-limited job still writes its results")
     ap.add_argument("--tag", default="", help="label stored with every row (e.g. cores=4)")
     ap.add_argument("--out", default="bench-results", help="folder for bench.json / bench.csv")
     a = ap.parse_args()
@@ -466,6 +483,7 @@ def main():
             a.sizes = "480p,1080p"
     ctx = Ctx(a)
     ctx.ff_cache = {}
+    ctx.t_start = time.time()
     kinds = set(a.kinds.split(","))
     t_start = time.time()
     try:
@@ -725,8 +743,9 @@ def print_headline(rows):
     """ours against the fastest CPU peer and FFmpeg's OpenCL filter on the same device"""
     print("\n## Headline ratios (peer ms / ours ms; >1: ours faster). kernel/floor: kernel "
           "time / read+write kernel of the frame")
-    print(f"  {'item':18} {'size':6} {'format':6} {'device':10} {'ours ms':>8} {'best CPU peer':>34} "
-          f"{'x':>6} {'FFmpeg OpenCL same dev':>22} {'x':>6} {'k/floor':>7} {'waits':>5}")
+    print(f"  {'item':18} {'size':6} {'format':6} {'device':10} {'ours ms':>8} {'fps':>6} "
+          f"{'best CPU peer':>34} {'x':>6} {'FFmpeg OpenCL same dev':>22} {'x':>6} {'k/floor':>7} "
+          f"{'xfer%':>5} {'waits':>5}")
     for r in rows:
         if r["kind"] != "ours" or not r.get("ms") or r["ms"] <= 0:
             continue
@@ -742,11 +761,18 @@ def print_headline(rows):
         cm = fmt_ms(cl[0]["ms"]) if cl else "-"
         cx = ratio(cl[0]["ms"], r["ms"], 1) if cl else "-"
         waits = f"{r['host_waits']:.2f}" if r.get("host_waits") is not None else "-"
+        updown = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download"
+                  and (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
+        xfer = f"{updown[0]['ms'] / r['ms'] * 100:.0f}" if updown else "-"
         print(f"  {r['item'][:18]:18} {r['size']:6} {r['format']:6} {r['device'][:10]:10} "
-              f"{fmt_ms(r['ms']):>8} {bl:>34} {bx:>6} {cm:>22} {cx:>6} {kf:>7} {waits:>5}")
+              f"{fmt_ms(r['ms']):>8} {1000 / r['ms']:6.0f} {bl:>34} {bx:>6} {cm:>22} {cx:>6} {kf:>7} "
+              f"{xfer:>5} {waits:>5}")
     print("  best CPU peer: fastest GStreamer element, FFmpeg CPU filter or cv2 call doing the "
           "work on this format, conversions included; FFmpeg OpenCL: with hwupload/hwdownload "
-          "(our rows include the same transfers on a GPU)")
+          "(our rows include the same transfers on a GPU); k/floor: our kernel time / one "
+          "read+write kernel over the frame (a chain runs several passes); xfer%: pinned "
+          "upload+download of the frame / our time per frame (100: limited by the transfers; "
+          "meaningful on a discrete GPU); waits: host waits per frame (our stats counters)")
 
 
 def machine(ctx):

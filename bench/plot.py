@@ -48,7 +48,11 @@ def plot_items(data, out):
         formats = list(dict.fromkeys(r["format"] for r in sel))
         if not formats:
             continue
-        fig, axes = plt.subplots(1, len(formats), figsize=(7 * len(formats), 5.5), squeeze=False)
+        # one colour per implementation in every panel
+        palette = plt.get_cmap("tab20").colors
+        colours = {lab: palette[i % len(palette)]
+                   for i, lab in enumerate(dict.fromkeys(label(r) for r in sel))}
+        fig, axes = plt.subplots(1, len(formats), figsize=(7 * len(formats), 6), squeeze=False)
         for ax, f in zip(axes[0], formats):
             series = {}
             for r in sel:
@@ -57,7 +61,7 @@ def plot_items(data, out):
             for lab, (kind, rs) in series.items():
                 rs.sort(key=lambda r: r["width"] * r["height"])
                 x = [r["width"] * r["height"] / 1e6 for r in rs]
-                ax.plot(x, [r["ms"] for r in rs], marker="o",
+                ax.plot(x, [r["ms"] for r in rs], marker="o", color=colours[lab],
                         lw=2.5 if kind == "ours" else 1, label=lab,
                         zorder=3 if kind == "ours" else 2)
                 if kind == "ours" and any(r.get("kernel_ms") for r in rs):
@@ -79,7 +83,7 @@ def plot_items(data, out):
             ax.set_ylabel("ms per frame (log)")
             ax.set_title(f"{item}, {f}")
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=7, loc="upper left")
+            ax.legend(fontsize=6, loc="best")
         fig.suptitle(f"{item} — {meta['machine'][:110]}", fontsize=8)
         fig.tight_layout()
         path = os.path.join(out, f"bench-{re.sub(r'[^A-Za-z0-9_+-]', '_', item)}.png")
