@@ -190,7 +190,8 @@ ITEMS = [
     Item("clhisteq-clahe", "CLAHE 8x8 tiles, clip 2", "clhisteq mode=clahe clip-limit=2", [
         CV("cv2.createCLAHE.apply", _clahe),
     ]),
-    Item("cloptflow", "dense optical flow", "cloptflow", [
+    Item("cloptflow", "dense optical flow (flow field only: output=passthrough)",
+         "cloptflow output=passthrough", [
         CV("cv2 DIS fast", _flow("fast")),
         CV("cv2 DIS medium", _flow("medium")),
         CV("cv2 Farneback", _flow("farneback")),
@@ -223,7 +224,8 @@ class Ctx:
         self.build = os.path.abspath(args.build_dir)
         self.env = dict(os.environ)
         old = self.env.get("GST_PLUGIN_PATH")
-        self.env["GST_PLUGIN_PATH"] = self.build + (":" + old if old else "")
+        self.env["GST_PLUGIN_PATH"] = os.path.abspath(args.plugin_dir or self.build) + \
+            (":" + old if old else "")
         self.prof = os.path.join(self.build, "bench", "libclprof.so")
         if not os.path.exists(self.prof):
             self.prof = None
@@ -456,6 +458,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--build-dir", default=os.path.join(os.path.dirname(HERE), "build"))
+    ap.add_argument("--plugin-dir", help="where the plugin is (default: the build dir; e.g. "
+                                         "another branch's build)")
     ap.add_argument("--sizes", default="480p,1080p,4K", help="of " + ",".join(SIZES) + " or WxH")
     ap.add_argument("--formats", default="GRAY8,NV12")
     ap.add_argument("--devices", help="device= values (cpu, gpu, P.D, name); default: every "
