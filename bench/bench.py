@@ -600,7 +600,8 @@ def run(ctx, a, kinds):
                     continue
                 if "ours" in kinds:
                     for spec, idx, label in devices:
-                        plan.append((it, "ours", it.name if "!" not in it.frag else it.frag, label,
+                        plan.append((it, "ours", it.name if "!" not in it.frag else
+                                     " ! ".join(it.factories()), label,
                                      it.ours(spec), "identity", ""))
                 if "gst" in kinds:
                     for p in it.peers:
@@ -755,8 +756,7 @@ def print_headline(rows):
             continue
         peers = [p for p in rows if (p["item"], p["size"], p["format"]) == (r["item"], r["size"], r["format"])
                  and p.get("ms") and p["ms"] > 0]
-        cpu = [p for p in peers if p["kind"] in ("gst", "ff", "cv") and "+videoconvert" not in p["impl"]
-               and "[element only]" not in p["impl"]]
+        cpu = [p for p in peers if p["kind"] in ("gst", "ff", "cv") and "element only]" not in p["impl"]]
         best = min(cpu, key=lambda p: p["ms"]) if cpu else None
         cl = [p for p in peers if p["kind"] == "ffcl" and p["device"] == r["device"] and "[+up/down]" in p["impl"]]
         kf = ratio(r.get("kernel_ms"), r.get("floor_ms")) or "-"

@@ -36,10 +36,12 @@ if [ "$part" = bench ]; then
     grep -h "OpenCL devices" "$out/cores-$n.log" >> "$out/bench.log"
   done
   sed -n '/^## Headline/,$p' "$out/bench.log"
-  for n in 2 4 8 16; do grep -E "^  ours|^  cv|^  gst" "$out/cores-$n.log" | sed "s/^/$n cores: /"; done
+  for n in 2 4 8 16; do
+    [ -f "$out/cores-$n.log" ] && grep -E "^  (ours|cv|gst) " "$out/cores-$n.log" | sed "s/^/$n cores: /"
+  done
   # plots where matplotlib exists (else: bench/plot.py on the fetched results)
   python3 bench/plot.py "$out/full" > /dev/null 2>&1 &&
-    python3 bench/plot.py --scaling "$out"/cores-* --out "$out/full" > /dev/null 2>&1
+    python3 bench/plot.py --scaling "$out"/cores-*/ --out "$out/full" > /dev/null 2>&1
   exit 0
 fi
 

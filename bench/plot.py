@@ -31,7 +31,7 @@ def load(path):
 def shown(r):
     # one row per implementation: the totals a user gets (conversions and
     # FFmpeg's transfers included), not the "element only" shares
-    return r.get("ms") and r["ms"] > 0 and "[element only]" not in r["impl"] and \
+    return r.get("ms") and r["ms"] > 0 and "element only]" not in r["impl"] and \
         "[filter]" not in r["impl"]
 
 
