@@ -73,7 +73,8 @@ def plot_items(data, out):
                             key=lambda r: r["width"] * r["height"])
                 ax.plot([r["width"] * r["height"] / 1e6 for r in fs], [r["ms"] for r in fs], ls="--",
                         color="grey", lw=1, label=f"floor (read+write) @{dev}")
-            sizes = sorted({(r["width"] * r["height"] / 1e6, r["size"]) for r in sel if r["format"] == f})
+            sizes = sorted({(r["width"] * r["height"] / 1e6, r["size"]) for r in sel + floors
+                            if r["format"] == f})
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xticks([s[0] for s in sizes])
