@@ -739,6 +739,7 @@ def print_tables(rows, meta):
                         line += f" {ratio(ms, o['ms']) or '-':>7}"
                     print(line + (f"  {r['note']}" if r.get("note") else ""))
     print_headline(rows)
+    print_goals(rows)
     print(f"\n# {meta['machine']}\n# {meta['versions']}; run took {meta['seconds']} s")
     for n in dict.fromkeys(meta["notes"]):
         print("note: " + n)
@@ -777,6 +778,47 @@ def print_headline(rows):
           "read+write kernel over the frame (a chain runs several passes); xfer%: pinned "
           "upload+download of the frame / our time per frame (100: limited by the transfers; "
           "meaningful on a discrete GPU); waits: host waits per frame (our stats counters)")
+
+
+def print_goals(rows):
+    """issue 7's goals, read off the rows: met or not, with the figure"""
+    out = []
+    for r in rows:
+        if r["kind"] != "ours" or not r.get("ms") or r["ms"] <= 0:
+            continue
+        same = [p for p in rows if (p["item"], p["size"], p["format"]) == (r["item"], r["size"], r["format"])
+                and p.get("ms") and p["ms"] > 0]
+        where = f"{r['item']} {r['size']} {r['format']} @{r['device']}"
+        single = "+" not in r["item"]
+        if r["device"].endswith("CPU") and r["item"] != "cloptflow":
+            cpu = [p for p in same if p["kind"] in ("gst", "ff", "cv") and "element only]" not in p["impl"]]
+            if cpu:
+                b = min(cpu, key=lambda p: p["ms"])
+                out.append(("CPU: not slower than the fastest CPU peer", where,
+                            f"{b['ms'] / r['ms']:.2f}x ({b['impl']})", b["ms"] >= r["ms"]))
+            cl = [p for p in same if p["kind"] == "ffcl" and p["device"] == r["device"]
+                  and "[+up/down]" in p["impl"]]
+            if cl:
+                out.append(("CPU: >= 20x faster than FFmpeg OpenCL, same device", where,
+                            f"{cl[0]['ms'] / r['ms']:.1f}x", cl[0]["ms"] >= 20 * r["ms"]))
+        if r["device"].endswith("GPU") and r["size"] in ("1080p", "4K"):
+            if single and r.get("floor_ms") and r.get("kernel_ms") and r["item"] != "cloptflow":
+                k = r["kernel_ms"] / r["floor_ms"]
+                out.append(("GPU: kernel <= 1.5x the floor", where, f"{k:.2f}x", k <= 1.5))
+            if r["item"].count("+") == 2:
+                fl = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download" and
+                      (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
+                if fl:
+                    x = fl[0]["ms"] / r["ms"]
+                    out.append(("GPU: 3-element chain >= 80% of the pinned up+down bound", where,
+                                f"{x * 100:.0f}%", x >= 0.8))
+        if r["item"] == "cloptflow" and r["size"] == "1080p" and r["device"].endswith("GPU"):
+            out.append(("GPU: optical flow 1080p >= 200 fps", where, f"{1000 / r['ms']:.0f} fps",
+                        r["ms"] <= 5.0))
+    if out:
+        print("\n## Goals of issue 7 (from the rows above)")
+        for goal, where, val, ok in out:
+            print(f"  {'met' if ok else 'NOT met':7} {goal:58} {where:40} {val}")
 
 
 def machine(ctx):
