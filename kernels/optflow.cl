@@ -151,7 +151,12 @@ sample_bilinear (__global const float *img, int w, int h, float px, float py)
   return mad (ay, b - t, t);
 }
 
-/* r = grad(prev) * (next(p + flow(p)) - prev(p)), next sampled by hand. */
+/* Each pixel's own linearised constraint, g (g . flow - e) with g the
+ * gradient of prev and e = next(p + flow(p)) - prev(p), so that the window
+ * sum solved in of_solve is Lucas-Kanade's estimate for a window whose
+ * pixels carry different flows: solving for an increment from summed
+ * residuals instead amplifies what the box filter's negative lobes pass and
+ * diverges after a few iterations. Next sampled by hand. */
 __kernel void
 of_residual_buf (__global const float *restrict prev,
     __global const float *restrict next, __global const float2 * restrict grad,
@@ -164,7 +169,8 @@ of_residual_buf (__global const float *restrict prev,
   const int i = y * w + x;
   const float2 f = flow[i];
   const float e = sample_bilinear (next, w, h, x + f.x, y + f.y) - prev[i];
-  res[i] = grad[i] * e;
+  const float2 g = grad[i];
+  res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
 
 /* The same with next in an image, sampled by the texture unit. */
@@ -184,7 +190,8 @@ of_residual_img (__global const float *restrict prev,
   const float2 pos = clamp ((float2) (x + f.x, y + f.y), -1.0f,
       (float2) (w, h));
   const float e = read_imagef (next, smp, pos + 0.5f).x - prev[i];
-  res[i] = grad[i] * e;
+  const float2 g = grad[i];
+  res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
 
 /* Horizontal window sums of the residual, clamp-to-edge. */
@@ -202,13 +209,16 @@ of_box_h (__global const float2 * restrict src, int w, int h,
   dst[y * w + x] = acc;
 }
 
-/* Vertical window sums, then flow -= G^-1 b. A pixel whose update fell
- * below eps stops (conv = 1) for the rest of the level; @first clears
- * the flags at the level's first iteration. */
+/* Vertical window sums b, then flow = (G + reg I)^-1 (b + reg flow): the
+ * regulariser pulls towards the current estimate where the window has
+ * little texture. A pixel whose flow moved less than eps stops (conv = 1)
+ * for the rest of the level; @first clears the flags at the level's first
+ * iteration. */
 __kernel void
 of_solve (__global const float2 * restrict tmp,
-    __global const float4 * restrict tinv, int w, int h, float eps2,
-    int first, __global float2 * restrict flow, __global uchar * restrict conv)
+    __global const float4 * restrict tinv, int w, int h, float reg,
+    float eps2, int first, __global float2 * restrict flow,
+    __global uchar * restrict conv)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= w || y >= h)
@@ -219,9 +229,12 @@ of_solve (__global const float2 * restrict tmp,
   float2 b = 0.0f;
   for (int j = -RADIUS; j <= RADIUS; j++)
     b += tmp[clampi (y + j, h) * w + x];
+  const float2 f = flow[i];
+  b += reg * f;
   const float4 t = tinv[i];
-  const float2 d = (float2) (t.x * b.x + t.y * b.y, t.y * b.x + t.z * b.y);
-  flow[i] -= d;
+  const float2 n = (float2) (t.x * b.x + t.y * b.y, t.y * b.x + t.z * b.y);
+  const float2 d = n - f;
+  flow[i] = n;
   conv[i] = d.x * d.x + d.y * d.y < eps2;
 }
 

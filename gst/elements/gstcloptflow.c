@@ -64,7 +64,7 @@ enum
   PROP_MESSAGE_BLOCK_SIZE,
 };
 
-#define DEFAULT_LEVELS 4
+#define DEFAULT_LEVELS 5
 #define DEFAULT_WINDOW_SIZE 15
 #define DEFAULT_ITERATIONS 5
 #define DEFAULT_EPSILON 0.01
@@ -187,7 +187,9 @@ clear_means (GstCLOptflow * self)
 static void
 clear_field_pool (GstCLOptflow * self)
 {
-  gst_clear_buffer (&self->pending_field);
+  if (self->pending_field)
+    gst_buffer_unref (self->pending_field);
+  self->pending_field = NULL;
   if (self->field_pool) {
     gst_buffer_pool_set_active (self->field_pool, FALSE);
     gst_clear_object (&self->field_pool);
@@ -445,7 +447,8 @@ gst_cl_optflow_process (GstCLFilter * filter, const GstCLFrame * in,
     gst_buffer_unref (field);
     return status;
   }
-  gst_clear_buffer (&self->pending_field);
+  if (self->pending_field)
+    gst_buffer_unref (self->pending_field);
   self->pending_field = field;
   return CL_SUCCESS;
 }
@@ -520,13 +523,18 @@ gst_cl_optflow_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     self->reset = TRUE;
   ret = GST_BASE_TRANSFORM_CLASS (gst_cl_optflow_parent_class)->transform
       (trans, inbuf, outbuf);
-  if (ret == GST_FLOW_OK && self->pending_field) {
+  /* Plain pointer moves: gst_clear_buffer() on the field next to a plain
+   * store lets GCC reorder them (the macro reads it as a GstMiniObject *). */
+  if (self->pending_field) {
+    GstBuffer *field = self->pending_field;
     const GstCLOptflowState *st = &self->state;
-    gst_buffer_add_cl_flow_meta (outbuf, self->pending_field, st->width,
-        st->height, 1, sizeof (cl_float2) * st->width);
     self->pending_field = NULL;
+    if (ret == GST_FLOW_OK)
+      gst_buffer_add_cl_flow_meta (outbuf, field, st->width, st->height, 1,
+          sizeof (cl_float2) * st->width);
+    else
+      gst_buffer_unref (field);
   }
-  gst_clear_buffer (&self->pending_field);
   if (self->means_event) {
     if (ret == GST_FLOW_OK)
       post_message (self, outbuf);
@@ -680,7 +688,7 @@ gst_cl_optflow_class_init (GstCLOptflowClass * klass)
       g_param_spec_int ("levels", "Levels",
           "Pyramid levels; each halves the size and doubles the motion "
           "that can be found (about 2^levels pixels); fewer are used where "
-          "a level would be smaller than 16 pixels", 1,
+          "a level would be smaller than 8 pixels", 1,
           GST_CL_OPTFLOW_MAX_LEVELS, DEFAULT_LEVELS, flags));
   g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
       g_param_spec_int ("window-size", "Window size",

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 #define GST_CL_OPTFLOW_MAX_RADIUS 15
 /* Levels stop before a side would fall below this. */
-#define GST_CL_OPTFLOW_MIN_LEVEL_SIDE 16
+#define GST_CL_OPTFLOW_MIN_LEVEL_SIDE 8
 /* Tensor regulariser per window pixel, in (grey levels / pixel)^2: small
  * against textured windows (noise gives 10..1000), large enough that flat or
  * edge-only windows keep the coarser estimate instead of exploding. */

@@ -34,7 +34,9 @@ flow_meta_free (GstMeta * meta, GstBuffer * buffer)
 {
   GstCLFlowMeta *m = (GstCLFlowMeta *) meta;
 
-  gst_clear_buffer (&m->field);
+  if (m->field)
+    gst_buffer_unref (m->field);
+  m->field = NULL;
 }
 
 static gboolean
@@ -73,7 +75,8 @@ gst_buffer_add_cl_flow_meta (GstBuffer * buffer, GstBuffer * field,
       gst_cl_flow_meta_get_info (), NULL);
 
   if (!m) {
-    gst_clear_buffer (&field);
+    if (field)
+      gst_buffer_unref (field);
     return NULL;
   }
   m->field = field;

@@ -129,8 +129,8 @@ gst_cl_ref_optflow_sample (const float *img, int w, int h, float px, float py)
 
 void
 gst_cl_ref_optflow_iterate (const float *prev, const float *next,
-    const float *grad, const float *tinv, int w, int h, int r, float eps,
-    int first, float *flow, uint8_t * conv)
+    const float *grad, const float *tinv, int w, int h, int r, float reg,
+    float eps, int first, float *flow, uint8_t * conv)
 {
   const size_t n = (size_t) w * h;
   float *res = malloc (sizeof (float) * 2 * n);
@@ -139,10 +139,13 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const int i = y * w + x;
-      const float e = gst_cl_ref_optflow_sample (next, w, h,
-          x + flow[2 * i], y + flow[2 * i + 1]) - prev[i];
-      res[2 * i] = grad[2 * i] * e;
-      res[2 * i + 1] = grad[2 * i + 1] * e;
+      const float fx = flow[2 * i], fy = flow[2 * i + 1];
+      const float gx = grad[2 * i], gy = grad[2 * i + 1];
+      const float e = gst_cl_ref_optflow_sample (next, w, h, x + fx, y + fy)
+          - prev[i];
+      const float c = gx * fx + gy * fy - e;
+      res[2 * i] = gx * c;
+      res[2 * i + 1] = gy * c;
     }
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -166,10 +169,14 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
         bx += p[0];
         by += p[1];
       }
+      const float fx = flow[2 * i], fy = flow[2 * i + 1];
+      bx += reg * fx;
+      by += reg * fy;
       const float *t = tinv + 4 * i;
-      const float dx = t[0] * bx + t[1] * by, dy = t[1] * bx + t[2] * by;
-      flow[2 * i] -= dx;
-      flow[2 * i + 1] -= dy;
+      const float nx = t[0] * bx + t[1] * by, ny = t[1] * bx + t[2] * by;
+      const float dx = nx - fx, dy = ny - fy;
+      flow[2 * i] = nx;
+      flow[2 * i + 1] = ny;
       conv[i] = dx * dx + dy * dy < eps * eps;
     }
   free (res);
