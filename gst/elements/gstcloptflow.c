@@ -366,12 +366,20 @@ gst_cl_optflow_process (GstCLFilter * filter, const GstCLFrame * in,
   bs = self->block_size;
   GST_OBJECT_UNLOCK (self);
 
-  if (!gst_cl_optflow_state_ensure (&self->state, ctx, w, h, levels,
-          self->prog.radius, gst_cl_optflow_use_images (&self->prog,
-              ctx->device, sampling, w, h), &err)) {
-    GST_ERROR_OBJECT (self, "%s", err->message);
-    g_clear_error (&err);
-    return CL_OUT_OF_RESOURCES;
+  {
+    const gboolean images = gst_cl_optflow_use_images (&self->prog,
+        ctx->device, sampling, w, h);
+    const gboolean fresh = !self->state.tmp;
+    if (!gst_cl_optflow_state_ensure (&self->state, ctx, w, h, levels,
+            self->prog.radius, images, &err)) {
+      GST_ERROR_OBJECT (self, "%s", err->message);
+      g_clear_error (&err);
+      return CL_OUT_OF_RESOURCES;
+    }
+    if (fresh)
+      GST_INFO_OBJECT (self, "%dx%d, %d levels, window %d, sampling with %s",
+          w, h, self->state.levels, 2 * self->prog.radius + 1,
+          images ? "images" : "buffers");
   }
   if (self->reset) {
     gst_cl_optflow_state_reset (&self->state);
