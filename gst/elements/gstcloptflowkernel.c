@@ -346,20 +346,28 @@ gst_cl_optflow_enqueue_gradient (GstCLOptflowProgram * prog,
   return status ? status : run2d (queue, prog->gradient, w, h, event, NULL);
 }
 
-cl_int
-gst_cl_optflow_enqueue_tensor (GstCLOptflowProgram * prog,
-    cl_command_queue queue, cl_mem grad, gint w, gint h, cl_mem tmp,
-    cl_mem tinv, cl_event * event)
+static cl_int
+tensor (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem grad,
+    gint w, gint h, cl_mem tmp, cl_mem tinv, cl_event * event,
+    GPtrArray * events)
 {
   const cl_float reg = gst_cl_optflow_reg (prog->radius);
   cl_int status = set_args (prog->tensor_h, 4, MEM (grad), INT (w), INT (h),
       MEM (tmp));
   if (status == CL_SUCCESS)
-    status = run2d (queue, prog->tensor_h, w, h, NULL, NULL);
+    status = run2d (queue, prog->tensor_h, w, h, NULL, events);
   if (status == CL_SUCCESS)
     status = set_args (prog->tensor_v, 5, MEM (tmp), INT (w), INT (h),
         FLOAT (reg), MEM (tinv));
-  return status ? status : run2d (queue, prog->tensor_v, w, h, event, NULL);
+  return status ? status : run2d (queue, prog->tensor_v, w, h, event, events);
+}
+
+cl_int
+gst_cl_optflow_enqueue_tensor (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem grad, gint w, gint h, cl_mem tmp,
+    cl_mem tinv, cl_event * event)
+{
+  return tensor (prog, queue, grad, w, h, tmp, tinv, event, NULL);
 }
 
 static cl_int
@@ -456,8 +464,10 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
   for (gint l = 0; l < st->levels; l++) {
     STEP (gst_cl_optflow_enqueue_gradient (prog, queue, np->luma[l],
             st->lw[l], st->lh[l], np->grad[l], _evp));
-    STEP (gst_cl_optflow_enqueue_tensor (prog, queue, np->grad[l], st->lw[l],
-            st->lh[l], st->tmp, np->tinv[l], _evp));
+    status = tensor (prog, queue, np->grad[l], st->lw[l], st->lh[l], st->tmp,
+        np->tinv[l], NULL, events);
+    if (status != CL_SUCCESS)
+      return status;
     if (st->images)
       STEP (gst_cl_optflow_enqueue_to_image (queue, np->luma[l],
               np->image[l], st->lw[l], st->lh[l], _evp));
