@@ -8,11 +8,17 @@
  *
  * Built with:
  *   -DRADIUS=r     half the window side (window = 2r + 1), baked in so the
- *                  box sums unroll. */
+ *                  window sums unroll;
+ *   -DWINDOW=w,... the 2r + 1 weights of the separable window
+ *                  (gst_cl_ref_optflow_window: a Gaussian). */
 
 #ifndef RADIUS
 #define RADIUS 7
 #endif
+#ifndef WINDOW
+#error "WINDOW (the window's weights) must be defined"
+#endif
+__constant float win[2 * RADIUS + 1] = { WINDOW };
 
 /* Clamp-to-edge index (the box sums and bilinear sampling use it; the
  * pyramid and gradients use reflect-101 like cv2.pyrDown / cv2.Scharr). */
@@ -96,7 +102,7 @@ of_gradient (__global const float *restrict src, int w, int h,
 
 /* ---- structure tensor over the window, as its regularised inverse ------ */
 
-/* Horizontal window sums of (gx^2, gx*gy, gy^2), clamp-to-edge. */
+/* Horizontal weighted window sums of (gx^2, gx*gy, gy^2), clamp-to-edge. */
 __kernel void
 of_tensor_h (__global const float2 * restrict grad, int w, int h,
     __global float4 * restrict tmp)
@@ -108,7 +114,7 @@ of_tensor_h (__global const float2 * restrict grad, int w, int h,
   float4 acc = 0.0f;
   for (int i = -RADIUS; i <= RADIUS; i++) {
     const float2 g = row[clampi (x + i, w)];
-    acc += (float4) (g.x * g.x, g.x * g.y, g.y * g.y, 0.0f);
+    acc += win[i + RADIUS] * (float4) (g.x * g.x, g.x * g.y, g.y * g.y, 0.0f);
   }
   tmp[y * w + x] = acc;
 }
@@ -125,7 +131,7 @@ of_tensor_v (__global const float4 * restrict tmp, int w, int h, float reg,
     return;
   float4 acc = 0.0f;
   for (int j = -RADIUS; j <= RADIUS; j++)
-    acc += tmp[clampi (y + j, h) * w + x];
+    acc += win[j + RADIUS] * tmp[clampi (y + j, h) * w + x];
   const float a = acc.x + reg, b = acc.y, c = acc.z + reg;
   const float inv = 1.0f / (a * c - b * b);
   tinv[y * w + x] = (float4) (c * inv, -b * inv, a * inv, 0.0f);
@@ -168,7 +174,12 @@ of_residual_buf (__global const float *restrict prev,
     return;
   const int i = y * w + x;
   const float2 f = flow[i];
-  const float e = sample_bilinear (next, w, h, x + f.x, y + f.y) - prev[i];
+  const float px = x + f.x, py = y + f.y;
+  float e = sample_bilinear (next, w, h, px, py) - prev[i];
+  /* Moved out of the frame: nothing to match, so the pixel votes for its
+   * current flow (e = 0) instead of for whatever the edge pixels say. */
+  if (!(px >= 0.0f && px <= w - 1 && py >= 0.0f && py <= h - 1))
+    e = 0.0f;
   const float2 g = grad[i];
   res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
@@ -189,12 +200,14 @@ of_residual_img (__global const float *restrict prev,
   const float2 f = flow[i];
   const float2 pos = clamp ((float2) (x + f.x, y + f.y), -1.0f,
       (float2) (w, h));
-  const float e = read_imagef (next, smp, pos + 0.5f).x - prev[i];
+  float e = read_imagef (next, smp, pos + 0.5f).x - prev[i];
+  if (!(pos.x >= 0.0f && pos.x <= w - 1 && pos.y >= 0.0f && pos.y <= h - 1))
+    e = 0.0f;
   const float2 g = grad[i];
   res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
 
-/* Horizontal window sums of the residual, clamp-to-edge. */
+/* Horizontal weighted window sums of the residual, clamp-to-edge. */
 __kernel void
 of_box_h (__global const float2 * restrict src, int w, int h,
     __global float2 * restrict dst)
@@ -205,7 +218,7 @@ of_box_h (__global const float2 * restrict src, int w, int h,
   const __global float2 *row = src + y * w;
   float2 acc = 0.0f;
   for (int i = -RADIUS; i <= RADIUS; i++)
-    acc += row[clampi (x + i, w)];
+    acc += win[i + RADIUS] * row[clampi (x + i, w)];
   dst[y * w + x] = acc;
 }
 
@@ -228,7 +241,7 @@ of_solve (__global const float2 * restrict tmp,
     return;
   float2 b = 0.0f;
   for (int j = -RADIUS; j <= RADIUS; j++)
-    b += tmp[clampi (y + j, h) * w + x];
+    b += win[j + RADIUS] * tmp[clampi (y + j, h) * w + x];
   const float2 f = flow[i];
   b += reg * f;
   const float4 t = tinv[i];

@@ -17,8 +17,18 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
 
   memset (prog, 0, sizeof (*prog));
   prog->radius = radius;
-  opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DRADIUS=%d", radius);
+  prog->gpu = dev->is_gpu && dev->max_work_group_size >= 256;
+  {
+    /* The window's weights are baked in, as the C reference computes them. */
+    GString *wts = g_string_new (NULL);
+    gfloat win[2 * GST_CL_OPTFLOW_MAX_RADIUS + 1];
+    gst_cl_ref_optflow_window (radius, win);
+    for (gint i = 0; i <= 2 * radius; i++)
+      g_string_append_printf (wts, "%s%.9ef", i ? "," : "", win[i]);
+    opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+        " -DRADIUS=%d -DWINDOW=%s", radius, wts->str);
+    g_string_free (wts, TRUE);
+  }
   prog->program = gst_cl_context_get_program (ctx, "optflow", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -274,16 +284,23 @@ set_args (cl_kernel k, guint n, ...)
 /* A 2D launch over w x h (one work-item per pixel), event into @event or,
  * when @events collects, also appended there. */
 static cl_int
-run2d (cl_command_queue q, cl_kernel k, gint w, gint h, cl_event * event,
-    GPtrArray * events)
+run2d (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k, gint w,
+    gint h, cl_event * event, GPtrArray * events)
 {
   size_t global[2] = { w, h };
+  size_t local[2] = { 32, 8 };
   cl_event ev = NULL;
   cl_int status;
 
-  /* PoCL and GPUs pick good local sizes for plain 2D ranges. */
-  status = clEnqueueNDRangeKernel (q, k, 2, NULL, global, NULL, 0, NULL,
-      (event || events) ? &ev : NULL);
+  /* GPUs: 32x8 groups (a warp per row segment, rows sharing the caches of
+   * the window sums), the range rounded up (the kernels skip the excess).
+   * CPUs: the driver's choice, which PoCL vectorises along x. */
+  if (prog->gpu) {
+    global[0] = GST_ROUND_UP_N (global[0], local[0]);
+    global[1] = GST_ROUND_UP_N (global[1], local[1]);
+  }
+  status = clEnqueueNDRangeKernel (q, k, 2, NULL, global,
+      prog->gpu ? local : NULL, 0, NULL, (event || events) ? &ev : NULL);
   if (status != CL_SUCCESS)
     return status;
   if (events && ev) {
@@ -310,7 +327,7 @@ gst_cl_optflow_enqueue_luma (GstCLOptflowProgram * prog,
   if (sp->pixel_bytes == 1) {
     status = set_args (prog->luma_c1, 6, MEM (src), UINT (sp->offset),
         INT (sp->stride), INT (sp->width), INT (sp->height), MEM (dst));
-    return status ? status : run2d (queue, prog->luma_c1, sp->width,
+    return status ? status : run2d (prog, queue, prog->luma_c1, sp->width,
         sp->height, event, NULL);
   }
   if (sp->pixel_bytes != 4)
@@ -321,7 +338,7 @@ gst_cl_optflow_enqueue_luma (GstCLOptflowProgram * prog,
         INT (sp->stride), INT (sp->width), INT (sp->height),
         sizeof (cl_float4), (const void *) &w4, MEM (dst));
   }
-  return status ? status : run2d (queue, prog->luma_c4, sp->width,
+  return status ? status : run2d (prog, queue, prog->luma_c4, sp->width,
       sp->height, event, NULL);
 }
 
@@ -333,7 +350,7 @@ gst_cl_optflow_enqueue_pyrdown (GstCLOptflowProgram * prog,
   const cl_int dw = (w + 1) / 2, dh = (h + 1) / 2;
   cl_int status = set_args (prog->pyrdown, 6, MEM (src), INT (w), INT (h),
       MEM (dst), INT (dw), INT (dh));
-  return status ? status : run2d (queue, prog->pyrdown, dw, dh, event, NULL);
+  return status ? status : run2d (prog, queue, prog->pyrdown, dw, dh, event, NULL);
 }
 
 cl_int
@@ -343,7 +360,7 @@ gst_cl_optflow_enqueue_gradient (GstCLOptflowProgram * prog,
 {
   cl_int status = set_args (prog->gradient, 4, MEM (src), INT (w), INT (h),
       MEM (grad));
-  return status ? status : run2d (queue, prog->gradient, w, h, event, NULL);
+  return status ? status : run2d (prog, queue, prog->gradient, w, h, event, NULL);
 }
 
 static cl_int
@@ -355,11 +372,11 @@ tensor (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem grad,
   cl_int status = set_args (prog->tensor_h, 4, MEM (grad), INT (w), INT (h),
       MEM (tmp));
   if (status == CL_SUCCESS)
-    status = run2d (queue, prog->tensor_h, w, h, NULL, events);
+    status = run2d (prog, queue, prog->tensor_h, w, h, NULL, events);
   if (status == CL_SUCCESS)
     status = set_args (prog->tensor_v, 5, MEM (tmp), INT (w), INT (h),
         FLOAT (reg), MEM (tinv));
-  return status ? status : run2d (queue, prog->tensor_v, w, h, event, events);
+  return status ? status : run2d (prog, queue, prog->tensor_v, w, h, event, events);
 }
 
 cl_int
@@ -388,15 +405,15 @@ iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
   status = set_args (kr, 7, MEM (prev), MEM (nx),
       MEM (grad), MEM (flow), INT (w), INT (h), MEM (res));
   if (status == CL_SUCCESS)
-    status = run2d (queue, kr, w, h, NULL, events);
+    status = run2d (prog, queue, kr, w, h, NULL, events);
   if (status == CL_SUCCESS)
     status = set_args (prog->box_h, 4, MEM (res), INT (w), INT (h), MEM (tmp));
   if (status == CL_SUCCESS)
-    status = run2d (queue, prog->box_h, w, h, NULL, events);
+    status = run2d (prog, queue, prog->box_h, w, h, NULL, events);
   if (status == CL_SUCCESS)
     status = set_args (prog->solve, 9, MEM (tmp), MEM (tinv), INT (w), INT (h),
         FLOAT (reg), FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
-  return status ? status : run2d (queue, prog->solve, w, h, event, events);
+  return status ? status : run2d (prog, queue, prog->solve, w, h, event, events);
 }
 
 cl_int
@@ -416,7 +433,7 @@ gst_cl_optflow_enqueue_upsample (GstCLOptflowProgram * prog,
 {
   cl_int status = set_args (prog->upsample, 6, MEM (coarse), INT (cw),
       INT (ch), MEM (fine), INT (w), INT (h));
-  return status ? status : run2d (queue, prog->upsample, w, h, event, NULL);
+  return status ? status : run2d (prog, queue, prog->upsample, w, h, event, NULL);
 }
 
 cl_int
@@ -532,14 +549,14 @@ gst_cl_optflow_enqueue_overlay (GstCLOptflowProgram * prog,
       status = set_args (prog->overlay_c1, 11, MEM (src), UINT (sp->offset),
           INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
           MEM (flow), INT (w), INT (h), INT (st), FLOAT (max_motion));
-      return status ? status : run2d (queue, prog->overlay_c1, sp->width,
+      return status ? status : run2d (prog, queue, prog->overlay_c1, sp->width,
           sp->height, event, NULL);
     case 1:
       status = set_args (prog->overlay_c4, 14, MEM (src), UINT (sp->offset),
           INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
           MEM (flow), INT (w), INT (h), INT (st), FLOAT (max_motion), INT (a),
           INT (b), INT (c));
-      return status ? status : run2d (queue, prog->overlay_c4, sp->width,
+      return status ? status : run2d (prog, queue, prog->overlay_c4, sp->width,
           sp->height, event, NULL);
     case 2:
       status = set_args (prog->overlay_chroma, 16, MEM (src),
@@ -547,7 +564,7 @@ gst_cl_optflow_enqueue_overlay (GstCLOptflowProgram * prog,
           INT (dp->stride), INT (sp->width), INT (sp->height),
           INT (sp->pixel_bytes), INT (a), INT (b), MEM (flow), INT (w),
           INT (h), INT (st), FLOAT (max_motion));
-      return status ? status : run2d (queue, prog->overlay_chroma, sp->width,
+      return status ? status : run2d (prog, queue, prog->overlay_chroma, sp->width,
           sp->height, event, NULL);
     default:
       return CL_INVALID_VALUE;
@@ -563,7 +580,7 @@ gst_cl_optflow_enqueue_copy (GstCLOptflowProgram * prog,
   cl_int status = set_args (prog->copy, 8, MEM (src), UINT (sp->offset),
       INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
       INT (wb), INT (sp->height));
-  return status ? status : run2d (queue, prog->copy, (wb + 15) / 16,
+  return status ? status : run2d (prog, queue, prog->copy, (wb + 15) / 16,
       sp->height, event, NULL);
 }
 
@@ -575,6 +592,6 @@ gst_cl_optflow_enqueue_block_means (GstCLOptflowProgram * prog,
   const cl_int gw = (w + bs - 1) / bs, gh = (h + bs - 1) / bs;
   cl_int status = set_args (prog->block_means, 7, MEM (flow), INT (w),
       INT (h), INT (bs), INT (gw), INT (gh), MEM (means));
-  return status ? status : run2d (queue, prog->block_means, gw, gh, event,
+  return status ? status : run2d (prog, queue, prog->block_means, gw, gh, event,
       NULL);
 }

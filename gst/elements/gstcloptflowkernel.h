@@ -36,6 +36,7 @@ typedef struct
 {
   cl_program program;
   gint radius;
+  gboolean gpu;                 /* 32x8 work-groups */
   gboolean images_ok;           /* CL_R/CL_FLOAT images with linear filter */
   gsize image_max_w, image_max_h;
   cl_kernel luma_c1, luma_c4, pyrdown, gradient, tensor_h, tensor_v;
@@ -159,11 +160,16 @@ cl_mem gst_cl_optflow_image_new (GstCLContext * ctx, gint w, gint h,
 cl_int gst_cl_optflow_enqueue_to_image (cl_command_queue queue, cl_mem src,
     cl_mem image, gint w, gint h, cl_event * event);
 
-/* The tensor regulariser for a window of radius @r. */
+/* The tensor regulariser for a window of radius @r: per pixel, times the
+ * window's total weight. */
 static inline gfloat
 gst_cl_optflow_reg (gint r)
 {
-  return GST_CL_OPTFLOW_REG_PER_PIXEL * (2 * r + 1) * (2 * r + 1);
+  gfloat win[2 * GST_CL_OPTFLOW_MAX_RADIUS + 1], sum = 0;
+  gst_cl_ref_optflow_window (r, win);
+  for (gint i = 0; i <= 2 * r; i++)
+    sum += win[i];
+  return GST_CL_OPTFLOW_REG_PER_PIXEL * sum * sum;
 }
 
 G_END_DECLS

@@ -146,6 +146,9 @@ void gst_cl_ref_sobel_plane (const uint8_t * luma, int luma_stride,
 #define GST_CL_OPTFLOW_MAX_LEVELS 8
 #define GST_CL_OPTFLOW_ARROW_GRID 16
 
+/* The separable window's 2r+1 weights: a Gaussian of sigma (r+1)/2 (the
+ * centre 1), which follows a varying flow more closely than a box. */
+void gst_cl_ref_optflow_window (int r, float *win);
 /* Luma as float: the byte (cn 1) or (sum wts[i] * p[i]) / 256 (cn 4). */
 void gst_cl_ref_optflow_luma (const uint8_t * src, int stride, int w, int h,
     int cn, const float *wts, float *dst);
@@ -154,15 +157,16 @@ void gst_cl_ref_optflow_pyrdown (const float *src, int w, int h, float *dst);
 /* Scharr / 32, reflect-101: grad[2i] = d/dx, grad[2i+1] = d/dy. */
 void gst_cl_ref_optflow_gradient (const float *src, int w, int h,
     float *grad);
-/* Window (2r+1)^2 sums of the gradient products, clamp-to-edge, as the
- * inverse of G + reg I: tinv[4i..] = a, b, c, 0 with G^-1 = [a b; b c]. */
+/* Weighted window sums (gst_cl_ref_optflow_window, separable, over
+ * (2r+1)^2) of the gradient products, clamp-to-edge, as the inverse of
+ * G + reg I: tinv[4i..] = a, b, c, 0 with G^-1 = [a b; b c]. */
 void gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r,
     float reg, float *tinv);
 /* Bilinear sample, clamp-to-edge, of a float plane at (px, py). */
 float gst_cl_ref_optflow_sample (const float *img, int w, int h, float px,
     float py);
 /* One iteration: per pixel res = g (g . flow - e) with g = grad(prev),
- * e = next(p + flow) - prev(p); b = window sums of res; where not
+ * e = next(p + flow) - prev(p); b = weighted window sums of res; where not
  * converged flow = (G + reg I)^-1 (b + reg flow) (conv: moved < eps, the
  * pixel stops; the level's @first iteration ignores the flags). */
 void gst_cl_ref_optflow_iterate (const float *prev, const float *next,

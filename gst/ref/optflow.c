@@ -20,6 +20,14 @@ clampf (float v, float lo, float hi)
 }
 
 void
+gst_cl_ref_optflow_window (int r, float *win)
+{
+  const double sigma = 0.5 * (r + 1);
+  for (int i = -r; i <= r; i++)
+    win[i + r] = (float) exp (-i * i / (2 * sigma * sigma));
+}
+
+void
 gst_cl_ref_optflow_luma (const uint8_t * src, int stride, int w, int h,
     int cn, const float *wts, float *dst)
 {
@@ -76,15 +84,18 @@ gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r, float reg,
     float *tinv)
 {
   float *tmp = malloc (sizeof (float) * 3 * w * h);
+  float win[2 * 64 + 1];
 
+  gst_cl_ref_optflow_window (r, win);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       float a = 0, b = 0, c = 0;
       for (int i = -r; i <= r; i++) {
         const float *g = grad + 2 * (y * w + clampi (x + i, w));
-        a += g[0] * g[0];
-        b += g[0] * g[1];
-        c += g[1] * g[1];
+        const float k = win[i + r];
+        a += k * (g[0] * g[0]);
+        b += k * (g[0] * g[1]);
+        c += k * (g[1] * g[1]);
       }
       tmp[3 * (y * w + x)] = a;
       tmp[3 * (y * w + x) + 1] = b;
@@ -95,9 +106,10 @@ gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r, float reg,
       float a = 0, b = 0, c = 0;
       for (int j = -r; j <= r; j++) {
         const float *t = tmp + 3 * (clampi (y + j, h) * w + x);
-        a += t[0];
-        b += t[1];
-        c += t[2];
+        const float k = win[j + r];
+        a += k * t[0];
+        b += k * t[1];
+        c += k * t[2];
       }
       a += reg;
       c += reg;
@@ -135,14 +147,19 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
   const size_t n = (size_t) w * h;
   float *res = malloc (sizeof (float) * 2 * n);
   float *tmp = malloc (sizeof (float) * 2 * n);
+  float win[2 * 64 + 1];
 
+  gst_cl_ref_optflow_window (r, win);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const int i = y * w + x;
       const float fx = flow[2 * i], fy = flow[2 * i + 1];
       const float gx = grad[2 * i], gy = grad[2 * i + 1];
-      const float e = gst_cl_ref_optflow_sample (next, w, h, x + fx, y + fy)
-          - prev[i];
+      const float px = x + fx, py = y + fy;
+      float e = gst_cl_ref_optflow_sample (next, w, h, px, py) - prev[i];
+      /* out of the frame: votes for its current flow */
+      if (!(px >= 0.0f && px <= w - 1 && py >= 0.0f && py <= h - 1))
+        e = 0.0f;
       const float c = gx * fx + gy * fy - e;
       res[2 * i] = gx * c;
       res[2 * i + 1] = gy * c;
@@ -152,8 +169,8 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
       float sx = 0, sy = 0;
       for (int k = -r; k <= r; k++) {
         const float *p = res + 2 * (y * w + clampi (x + k, w));
-        sx += p[0];
-        sy += p[1];
+        sx += win[k + r] * p[0];
+        sy += win[k + r] * p[1];
       }
       tmp[2 * (y * w + x)] = sx;
       tmp[2 * (y * w + x) + 1] = sy;
@@ -166,8 +183,8 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
       float bx = 0, by = 0;
       for (int k = -r; k <= r; k++) {
         const float *p = tmp + 2 * (clampi (y + k, h) * w + x);
-        bx += p[0];
-        by += p[1];
+        bx += win[k + r] * p[0];
+        by += win[k + r] * p[1];
       }
       const float fx = flow[2 * i], fy = flow[2 * i + 1];
       bx += reg * fx;
