@@ -165,6 +165,18 @@ GST_START_TEST (test_every_format)
     out = push_pull (h, make_frame (formats[i], W, H, SHIFT_X, SHIFT_Y));
     meta_mean (out, W, H, &mx, &my);
     GST_INFO ("%s: mean flow %.4f, %.4f", formats[i], mx, my);
+    {
+      /* A copy of the frame shares the field; a partial copy drops it. */
+      GstBuffer *copy = gst_buffer_copy (out);
+      GstBuffer *part = gst_buffer_copy_region (out, GST_BUFFER_COPY_ALL, 0,
+          16);
+      fail_unless (gst_buffer_get_cl_flow_meta (copy) != NULL);
+      fail_unless (gst_buffer_get_cl_flow_meta (copy)->field ==
+          gst_buffer_get_cl_flow_meta (out)->field);
+      fail_unless (gst_buffer_get_cl_flow_meta (part) == NULL);
+      gst_buffer_unref (copy);
+      gst_buffer_unref (part);
+    }
     fail_unless (fabs (mx - SHIFT_X) < 0.1 && fabs (my - SHIFT_Y) < 0.1,
         "%s: mean flow %f, %f, expected %d, %d", formats[i], mx, my, SHIFT_X,
         SHIFT_Y);

@@ -45,8 +45,10 @@ flow_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
 {
   GstCLFlowMeta *m = (GstCLFlowMeta *) meta;
 
-  /* Only plain copies: a scaled or cropped frame no longer matches. */
-  if (!GST_META_TRANSFORM_IS_COPY (type))
+  /* Only whole copies: a scaled, cropped or partial frame no longer
+   * matches the field. */
+  if (!GST_META_TRANSFORM_IS_COPY (type) ||
+      ((GstMetaTransformCopy *) data)->region)
     return FALSE;
   return gst_buffer_add_cl_flow_meta (dest, m->field ?
       gst_buffer_ref (m->field) : NULL, m->width, m->height, m->cell_size,
