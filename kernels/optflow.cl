@@ -10,7 +10,8 @@
  *   -DRADIUS=r     half the window side (window = 2r + 1), baked in so the
  *                  window sums unroll;
  *   -DWINDOW=w,... the 2r + 1 weights of the separable window
- *                  (gst_cl_ref_optflow_window: a Gaussian). */
+ *                  (gst_cl_ref_optflow_window: a Gaussian);
+ *   -DWITH_IMAGES  on devices with image support: of_residual_img. */
 
 #ifndef RADIUS
 #define RADIUS 7
@@ -184,7 +185,9 @@ of_residual_buf (__global const float *restrict prev,
   res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
 
-/* The same with next in an image, sampled by the texture unit. */
+#ifdef WITH_IMAGES
+/* The same with next in an image, sampled by the texture unit (only
+ * compiled for devices with images: image types do not compile without). */
 __kernel void
 of_residual_img (__global const float *restrict prev,
     __read_only image2d_t next, __global const float2 * restrict grad,
@@ -206,6 +209,7 @@ of_residual_img (__global const float *restrict prev,
   const float2 g = grad[i];
   res[i] = g * (g.x * f.x + g.y * f.y - e);
 }
+#endif
 
 /* Horizontal weighted window sums of the residual, clamp-to-edge. */
 __kernel void

@@ -26,7 +26,8 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
     for (gint i = 0; i <= 2 * radius; i++)
       g_string_append_printf (wts, "%s%.9ef", i ? "," : "", win[i]);
     opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-        " -DRADIUS=%d -DWINDOW=%s", radius, wts->str);
+        " -DRADIUS=%d -DWINDOW=%s%s", radius, wts->str,
+        dev->image_support ? " -DWITH_IMAGES" : "");
     g_string_free (wts, TRUE);
   }
   prog->program = gst_cl_context_get_program (ctx, "optflow", opts, error);
@@ -57,6 +58,22 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
   KERNEL (copy, "of_copy");
 #undef KERNEL
 
+  /* 32x8 groups only where every kernel allows 256 work-items. */
+  if (prog->gpu) {
+    cl_kernel all[] = { prog->luma_c1, prog->luma_c4, prog->pyrdown,
+      prog->gradient, prog->tensor_h, prog->tensor_v, prog->residual_buf,
+      prog->box_h, prog->solve, prog->upsample, prog->block_means,
+      prog->overlay_c1, prog->overlay_c4, prog->overlay_chroma, prog->copy
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (all); i++) {
+      size_t wg = 0;
+      clGetKernelWorkGroupInfo (all[i], dev->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+      if (wg < 256)
+        prog->gpu = FALSE;
+    }
+  }
+
   /* The texture path needs float images that filter linearly. */
   if (dev->image_support) {
     cl_image_format fmts[256];
@@ -76,8 +93,15 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
     prog->image_max_h = mh;
   }
   if (prog->images_ok) {
+    size_t wg = 0;
     prog->residual_img = clCreateKernel (prog->program, "of_residual_img",
         &status);
+    if (status == CL_SUCCESS && prog->gpu) {
+      clGetKernelWorkGroupInfo (prog->residual_img, dev->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+      if (wg < 256)
+        prog->gpu = FALSE;
+    }
     if (status != CL_SUCCESS) {
       GST_INFO ("no image kernel on %s: %s", dev->name,
           gst_cl_error_name (status));
