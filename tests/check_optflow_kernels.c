@@ -5,7 +5,8 @@
  * for every plane kind and both styles, copy) on every OpenCL device
  * against its C reference in gst/ref/optflow.c, on random data of awkward
  * sizes, padded strides and unaligned plane offsets. Prints the failing
- * parameters. Exit 77 when no device exists. */
+ * parameters; and the temporal state restored from the previous frame's
+ * luma giving the same flow. Exit 77 when no device exists. */
 #include "cl/gstclcontext.h"
 #include "elements/gstcloptflowkernel.h"
 
@@ -403,6 +404,73 @@ check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
   g_free (flow);
 }
 
+/* The temporal state can move: a state restored from the previous frame's
+ * level-0 luma gives the next frame the same flow as the state that saw
+ * that frame itself (what a device switch relies on). */
+static void
+check_state_restore (GstCLContext * ctx, GstCLOptflowProgram * prog,
+    gboolean images)
+{
+  const gint w = 97, h = 61;
+  const gsize n = (gsize) w * h;
+  const GstCLOptflowParams params = { 3, 0.01f };
+  const gfloat wts[4] = { 0 };
+  GstCLPlane plane = { 0, w, w, h, 1 };
+  GstCLOptflowState s1 = { 0 }, s2 = { 0 };
+  guint8 *a = g_malloc (n), *b = g_malloc (n);
+  gfloat *luma = g_new (gfloat, n), *f1 = g_new (gfloat, 2 * n),
+      *f2 = g_new (gfloat, 2 * n);
+  cl_mem ma, mb, mf;
+  GError *err = NULL;
+  cl_int status = CL_SUCCESS;
+  gsize where = 0;
+  gdouble e;
+
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++) {
+      a[y * w + x] = 128 + 60 * sinf (x * 0.3f) * cosf (y * 0.21f + x * 0.05f);
+      b[y * w + x] = 128 + 60 * sinf ((x - 1.3f) * 0.3f) *
+          cosf ((y + 0.7f) * 0.21f + (x - 1.3f) * 0.05f);
+      luma[y * w + x] = a[y * w + x];
+    }
+  ma = upload (ctx, a, n);
+  mb = upload (ctx, b, n);
+  mf = scratch (ctx, n * 8);
+  g_assert_true (gst_cl_optflow_state_ensure (&s1, ctx, w, h, 3, prog->radius,
+          images, &err));
+  g_assert_true (gst_cl_optflow_state_ensure (&s2, ctx, w, h, 3, prog->radius,
+          images, &err));
+  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, ma,
+      &plane, wts, mf, NULL, NULL);
+  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, mb,
+      &plane, wts, mf, NULL, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mf, f1, n * 8);
+  status |= gst_cl_optflow_state_restore_prev (prog, &s2, ctx->queue, luma,
+      NULL);
+  status |= gst_cl_optflow_enqueue_frame (prog, &s2, ctx->queue, &params, mb,
+      &plane, wts, mf, NULL, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mf, f2, n * 8);
+  /* The flow is not zero (so the comparison means something) and equal. */
+  e = status ? 0 : float_err (f2, f1, 2 * n, 1e-6, 0, &where);
+  if (status == CL_SUCCESS && fabsf (f1[2 * (n / 2)]) < 0.5f)
+    e = 2.0;
+  report (ctx->device->name, images ? "state restore (images)" :
+      "state restore", &(Size) {
+      w, h}, prog->radius, status, e, where / 2, w);
+  gst_cl_optflow_state_clear (&s1);
+  gst_cl_optflow_state_clear (&s2);
+  clReleaseMemObject (ma);
+  clReleaseMemObject (mb);
+  clReleaseMemObject (mf);
+  g_free (a);
+  g_free (b);
+  g_free (luma);
+  g_free (f1);
+  g_free (f2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -435,6 +503,9 @@ main (int argc, char **argv)
         if (ri == 0)
           check_overlay (ctx, &prog, &sizes[s]);
       }
+      check_state_restore (ctx, &prog, FALSE);
+      if (prog.images_ok)
+        check_state_restore (ctx, &prog, TRUE);
       gst_cl_optflow_program_clear (&prog);
     }
     gst_object_unref (ctx);

@@ -480,6 +480,52 @@ gst_cl_optflow_enqueue_to_image (cl_command_queue queue, cl_mem src,
       g_ptr_array_add (events, _ev); \
   } G_STMT_END
 
+/* Everything of slot @np derived from its level-0 luma: the other levels,
+ * gradients and tensors (for when it is the previous frame) and images
+ * (for when it is sampled as the next one). */
+static cl_int
+build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
+    cl_command_queue queue, GstCLOptflowPyramid * np, GPtrArray * events)
+{
+  cl_int status;
+
+  for (gint l = 1; l < st->levels; l++)
+    STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
+            st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
+  for (gint l = 0; l < st->levels; l++) {
+    STEP (gst_cl_optflow_enqueue_gradient (prog, queue, np->luma[l],
+            st->lw[l], st->lh[l], np->grad[l], _evp));
+    status = tensor (prog, queue, np->grad[l], st->lw[l], st->lh[l], st->tmp,
+        np->tinv[l], NULL, events);
+    if (status != CL_SUCCESS)
+      return status;
+    if (st->images)
+      STEP (gst_cl_optflow_enqueue_to_image (queue, np->luma[l],
+              np->image[l], st->lw[l], st->lh[l], _evp));
+  }
+  return CL_SUCCESS;
+}
+
+cl_int
+gst_cl_optflow_state_restore_prev (GstCLOptflowProgram * prog,
+    GstCLOptflowState * st, cl_command_queue queue, const gfloat * luma,
+    cl_event * event)
+{
+  const gsize bytes = sizeof (gfloat) * st->width * st->height;
+  cl_int status;
+
+  if (!st->tmp || prog->radius != st->radius)
+    return CL_INVALID_VALUE;
+  status = clEnqueueWriteBuffer (queue, st->pyr[st->prev].luma[0], CL_TRUE,
+      0, bytes, luma, 0, NULL, NULL);
+  if (status == CL_SUCCESS)
+    status = build_pyramid (prog, st, queue, &st->pyr[st->prev], NULL);
+  if (status == CL_SUCCESS)
+    status = clEnqueueMarkerWithWaitList (queue, 0, NULL, event);
+  st->have_prev = status == CL_SUCCESS;
+  return status;
+}
+
 cl_int
 gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
     GstCLOptflowState * st, cl_command_queue queue,
@@ -495,24 +541,12 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
       prog->radius != st->radius || (st->images && !prog->residual_img))
     return CL_INVALID_VALUE;
 
-  /* 1. the new frame: luma, pyramid, gradients, tensors (kept for when it
-   * is the previous frame), images (for when it is sampled as the next) */
+  /* 1. the new frame: its luma, then what the flow needs of it */
   STEP (gst_cl_optflow_enqueue_luma (prog, queue, src, sp, wts, np->luma[0],
           _evp));
-  for (gint l = 1; l < st->levels; l++)
-    STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
-            st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
-  for (gint l = 0; l < st->levels; l++) {
-    STEP (gst_cl_optflow_enqueue_gradient (prog, queue, np->luma[l],
-            st->lw[l], st->lh[l], np->grad[l], _evp));
-    status = tensor (prog, queue, np->grad[l], st->lw[l], st->lh[l], st->tmp,
-        np->tinv[l], NULL, events);
-    if (status != CL_SUCCESS)
-      return status;
-    if (st->images)
-      STEP (gst_cl_optflow_enqueue_to_image (queue, np->luma[l],
-              np->image[l], st->lw[l], st->lh[l], _evp));
-  }
+  status = build_pyramid (prog, st, queue, np, events);
+  if (status != CL_SUCCESS)
+    return status;
 
   /* 2. the flow, coarse to fine */
   if (!have_prev) {

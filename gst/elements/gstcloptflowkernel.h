@@ -99,8 +99,17 @@ gboolean gst_cl_optflow_state_ensure (GstCLOptflowState * st,
 /* Forget the previous frame (first frame, flush, seek, discontinuity). */
 void gst_cl_optflow_state_reset (GstCLOptflowState * st);
 void gst_cl_optflow_state_clear (GstCLOptflowState * st);
-/* The previous frame's level-0 luma (float, width x height), NULL if none. */
+/* The previous frame's level-0 luma (float, width x height), NULL if none:
+ * all a device switch has to carry over (read it back, then on the new
+ * device gst_cl_optflow_state_ensure + gst_cl_optflow_state_restore_prev). */
 cl_mem gst_cl_optflow_state_prev_luma (const GstCLOptflowState * st);
+/* Makes @luma (width x height floats, host memory) the previous frame:
+ * uploads it (blocking) and rebuilds its pyramid, gradients, tensors and
+ * images, so the next frame's flow is what it would have been on the old
+ * device. @event: the last command. */
+cl_int gst_cl_optflow_state_restore_prev (GstCLOptflowProgram * prog,
+    GstCLOptflowState * st, cl_command_queue queue, const gfloat * luma,
+    cl_event * event);
 
 /* The whole frame: luma of plane @sp (@pixel_bytes 1, or 4 with byte
  * weights @wts summing to 256), its pyramid, and the flow from the previous
