@@ -154,6 +154,7 @@ main (int argc, char **argv)
       const gfloat wts[4] = { 0 };
       gdouble *span = g_new (gdouble, MAX (iters, 1)), *pyr = g_new (gdouble,
           MAX (iters, 1)), *fl = g_new (gdouble, MAX (iters, 1));
+      gdouble *kind[3];         /* residual, box_h, solve */
       gint n_pyr_steps;
 
       if (img && !prog.images_ok)
@@ -167,6 +168,8 @@ main (int argc, char **argv)
       /* Commands of the pyramid: luma, downsamples, then per level
        * gradient, tensor (two kernels) and image copy. */
       n_pyr_steps = 1 + (st.levels - 1) + st.levels * (img ? 4 : 3);
+      for (gint k = 0; k < 3; k++)
+        kind[k] = g_new0 (gdouble, MAX (iters, 1));
       for (gint i = -3; i < iters; i++) {
         GPtrArray *events = g_ptr_array_new ();
         cl_event done = NULL;
@@ -185,10 +188,15 @@ main (int argc, char **argv)
           event_times (g_ptr_array_index (events, e), &t0, &t1);
           first = MIN (first, t0);
           last = MAX (last, t1);
-          if ((gint) e < n_pyr_steps)
+          if ((gint) e < n_pyr_steps) {
             sp += (t1 - t0) / 1e6;
-          else
+          } else {
+            /* per level: zero or upsample, then 3 kernels per iteration */
+            gint k = ((gint) e - n_pyr_steps) % (1 + 3 * iterations);
             sf += (t1 - t0) / 1e6;
+            if (k > 0 && i >= 0)
+              kind[(k - 1) % 3][i] += (t1 - t0) / 1e6;
+          }
           clReleaseEvent (g_ptr_array_index (events, e));
         }
         g_ptr_array_free (events, TRUE);
@@ -206,7 +214,12 @@ main (int argc, char **argv)
             dev->name, img ? "image" : "buffer", med, span[0],
             bench_median (pyr, iters), bench_median (fl, iters), 1000.0 / med,
             ref_ms > 0 ? ref_ms / med : 0.0);
+        g_print ("%-40s %-7s   flow kernels: residual %.3f, box_h %.3f, "
+            "solve %.3f\n", "", "", bench_median (kind[0], iters),
+            bench_median (kind[1], iters), bench_median (kind[2], iters));
       }
+      for (gint k = 0; k < 3; k++)
+        g_free (kind[k]);
       g_free (span);
       g_free (pyr);
       g_free (fl);
