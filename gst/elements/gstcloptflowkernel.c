@@ -418,7 +418,6 @@ iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
     cl_mem conv, cl_event * event, GPtrArray * events)
 {
   const cl_float eps2 = epsilon * epsilon;
-  const cl_float reg = gst_cl_optflow_reg (prog->radius);
   const cl_int first_i = first;
   cl_kernel kr = next_image ? prog->residual_img : prog->residual_buf;
   cl_mem nx = next_image ? next_image : next;
@@ -435,8 +434,8 @@ iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
   if (status == CL_SUCCESS)
     status = run2d (prog, queue, prog->box_h, w, h, NULL, events);
   if (status == CL_SUCCESS)
-    status = set_args (prog->solve, 9, MEM (tmp), MEM (tinv), INT (w), INT (h),
-        FLOAT (reg), FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
+    status = set_args (prog->solve, 8, MEM (tmp), MEM (tinv), INT (w), INT (h),
+        FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
   return status ? status : run2d (prog, queue, prog->solve, w, h, event, events);
 }
 
