@@ -217,7 +217,8 @@ gst_cl_optflow_image_new (GstCLContext * ctx, gint w, gint h, GError ** error)
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
   desc.image_width = w;
   desc.image_height = h;
-  img = clCreateImage (ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL,
+  /* Kernels only read it; the pyramid level is copied in by a command. */
+  img = clCreateImage (ctx->context, CL_MEM_READ_ONLY, &fmt, &desc, NULL,
       &status);
   if (!gst_cl_set_error (status, "clCreateImage(pyramid level)", error))
     return NULL;
