@@ -145,6 +145,8 @@ main (int argc, char **argv)
     }
     run_case (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_GLOBAL, 8,
         iters);
+    run_case (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_CLAHE, 8,
+        iters);
     run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
         iters);
     run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,

@@ -9,6 +9,7 @@
 #include "elements/gstclblur.h"
 #include "elements/gstclhisteq.h"
 #include "elements/gstclsobel.h"
+#include "elements/gstcloptflow.h"
 
 /* Registers every element even without an OpenCL device: the elements say
  * what is missing when they start, so gst-inspect-1.0 always documents them. */
@@ -26,6 +27,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clblur, plugin);
   ok |= GST_ELEMENT_REGISTER (clhisteq, plugin);
   ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  ok |= GST_ELEMENT_REGISTER (cloptflow, plugin);
   return ok;
 }
 

@@ -131,6 +131,12 @@ __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
 
 /* ---- tiled: stage tile + halo in local memory, across, then down ------ */
 
+/* The horizontal results live in float4 local memory, not float: vload4 /
+ * vstore4 on a float pointer only promise 4-byte alignment, so NVIDIA's
+ * compiler issued four scalar accesses per work-item, 4-way bank conflicts;
+ * typed float4 accesses are single 16-byte ones (H200, 4K GRAY8: 0.040 ->
+ * 0.025 ms, docs/PERFORMANCE.md). */
+
 /* The tile's left halo is rounded up to 4 bytes so that tile columns keep
  * the 4-byte alignment of the source rows: rows that are 4-byte aligned
  * (the usual case) are then staged with 32-bit loads. */
@@ -140,7 +146,7 @@ __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
 
 inline void
 blur_tiled (const int cn, const int tile_h, __local uchar * tile,
-    __local float * hs, BLUR_ARGS)
+    __local float4 * hs, BLUR_ARGS)
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int wb = width * cn;
@@ -176,7 +182,7 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
     for (int j = 0; j < RX; j++)
       acc += wx[j] * (convert_float4 (vload4 (0, t + j * cn)) +
           convert_float4 (vload4 (0, t + (KX - 1 - j) * cn)));
-    vstore4 (acc, 0, hs + r * TW + 4 * lx);
+    hs[r * (TW / 4) + lx] = acc;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -187,10 +193,10 @@ blur_tiled (const int cn, const int tile_h, __local uchar * tile,
     const int y = gy0 + rr;
     if (y >= height)
       break;
-    __local const float *h = hs + rr * TW + 4 * lx;
-    float4 acc = wy[RY] * vload4 (0, h + RY * TW);
+    __local const float4 *h = hs + rr * (TW / 4) + lx;
+    float4 acc = wy[RY] * h[RY * (TW / 4)];
     for (int j = 0; j < RY; j++)
-      acc += wy[j] * (vload4 (0, h + j * TW) + vload4 (0, h + (KY - 1 - j) * TW));
+      acc += wy[j] * (h[j * (TW / 4)] + h[(KY - 1 - j) * (TW / 4)]);
     store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb);
   }
 }
@@ -200,7 +206,7 @@ __kernel __attribute__ ((reqd_work_group_size (32, 8, 1))) \
 void blur_tiled_c##cn (BLUR_ARGS) \
 { \
   __local uint tile4[TILE_ROWS (th) * TILE_COLS (cn) / 4]; \
-  __local float hs[TILE_ROWS (th) * TW]; \
+  __local float4 hs[TILE_ROWS (th) * TW / 4]; \
   blur_tiled (cn, th, (__local uchar *) tile4, hs, BLUR_PASS); \
 }
 

@@ -21,10 +21,12 @@
  *                     global = (local * slices, tiles), local = (L, 1)
  *   histeq_hist_serial_cN   the same for CPU devices: one work-item per group
  *                     global = (slices, tiles), local = (1, 1)
- *   histeq_cut        with smoothing on: scene-cut verdict for the frame
+ *   histeq_cut        with smoothing on: scene-cut verdict and brightness
+ *                     shift of the frame
  *                     global = local = (256)
  *   histeq_lut        per tile: sums the slices, clip (CLAHE), CDF,
- *                     temporal smoothing (reset on a cut), strength;
+ *                     temporal smoothing (reset on a cut) read at the
+ *                     frame's brightness shift, strength;
  *                     writes lut[tile][256]
  *                     global = (256, tiles), local = (256, 1)
  *   histeq_apply_global_cN / histeq_apply_clahe_cN   16 pixels of a row
@@ -147,47 +149,209 @@ HIST_SERIAL_KERNEL (c4,
     h[luma4 (v.s0123, w)]++; h[BINS + luma4 (v.s4567, w)]++;
     h[2 * BINS + luma4 (v.s89ab, w)]++; h[3 * BINS + luma4 (v.scdef, w)]++;)
 
-/* Scene-cut detector, one work-group, run before histeq_lut when smoothing
- * is on: the frame's histogram (sum of every tile's) is compared with its
- * smoothed pdf in total-variation distance; above @cut_threshold, or on
- * @reset, the frame is a cut and the smoothing restarts in every tile.
+/* The frame's state after the smoothed pdf (as gst/ref/gstclref.h) */
+#define FS_VALID 256
+#define FS_CUT 257
+#define FS_SHIFT 258
+#define FS_TARGET 259
+#define FS_MAP 260
+#define FS_TILES (FS_MAP + BINS)
+/* Largest brightness shift tracked (levels): a camera's frame-to-frame
+ * jitter. The CLAHE median shift has a resolution of 1/SHIFT_STEPS. */
+#define MAX_SHIFT 4.0f
+#define SHIFT_STEPS 256
+#define SHIFT_BINS (2 * 4 * SHIFT_STEPS + 1)
+
+/* equalizeHist's unrounded mapping of a histogram of @total pixels. */
+inline void
+equalize_map (__local const int *hist, int total, __local float *f)
+{
+  int i0 = 0;
+  while (i0 < BINS - 1 && hist[i0] == 0)
+    i0++;
+  if (hist[i0] == total) {
+    /* One value: equalizeHist leaves the frame as it is. */
+    for (int j = 0; j < BINS; j++)
+      f[j] = (float) j;
+  } else {
+    const float scale = 255.0f / (float) (total - hist[i0]);
+    int sum = 0;
+    for (int j = 0; j <= i0; j++)
+      f[j] = 0.0f;
+    for (int j = i0 + 1; j < BINS; j++) {
+      sum += hist[j];
+      f[j] = (float) sum *scale;
+    }
+  }
+}
+
+/* Mapping @g read at @x, linear between bins, the end bins outside (x > 0
+ * makes the int conversion a floor). */
+inline float
+shifted (__local const float *g, float x)
+{
+  if (x <= 0.0f)
+    return g[0];
+  if (x >= (float) (BINS - 1))
+    return g[BINS - 1];
+  const int k = (int) x;
+  return g[k] + (x - (float) k) * (g[k + 1] - g[k]);
+}
+
+inline float
+slope_at (__local const float *g, float x)
+{
+  if (x <= 0.0f || x >= (float) (BINS - 1))
+    return 0.0f;
+  const int k = (int) x;
+  return g[k + 1] - g[k];
+}
+
+/* The shift d for which the frame mapped by g (value - d) has the mean
+ * @target: Newton from 0, 3 steps (the sum is piecewise linear in d). */
+inline float
+find_shift (__local const int *hist, float inv, __local const float *g,
+    float target)
+{
+  float d = 0.0f;
+  for (int it = 0; it < 3; it++) {
+    float m = 0.0f, s = 0.0f;
+    for (int j = 0; j < BINS; j++) {
+      if (hist[j] == 0)
+        continue;
+      const float p = (float) hist[j] * inv, x = (float) j - d;
+      m += p * shifted (g, x);
+      s += p * slope_at (g, x);
+    }
+    if (!(s > 1e-3f))
+      break;
+    d = d + (m - target) / s;
+    d = d > MAX_SHIFT ? MAX_SHIFT : d < -MAX_SHIFT ? -MAX_SHIFT : d;
+  }
+  return d;
+}
+
+/* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
+ * quantised to 1/SHIFT_STEPS level: counted into bins, O(n). */
+inline float
+median_shift (__global const float *d, int n, __local int *bins)
+{
+  int acc = 0;
+  for (int i = 0; i < SHIFT_BINS; i++)
+    bins[i] = 0;
+  for (int k = 0; k < n; k++) {
+    const float v = d[k] > -MAX_SHIFT ? (d[k] < MAX_SHIFT ? d[k] : MAX_SHIFT)
+        : -MAX_SHIFT;
+    bins[(int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f)]++;
+  }
+  for (int i = 0; i < SHIFT_BINS; i++) {
+    acc += bins[i];
+    if (2 * acc >= n)
+      return (float) i / (float) SHIFT_STEPS - MAX_SHIFT;
+  }
+  return 0.0f;
+}
+
+/* The frame's temporal state, one work-group, run before histeq_lut when
+ * smoothing is on.
+ * Scene cut: the frame's histogram (sum of every tile's) is compared with
+ * its smoothed pdf in total-variation distance; above @cut_threshold, or
+ * on @reset, the frame is a cut and the smoothing restarts in every tile.
+ * Brightness tracking: a smoothed mapping passes a camera's frame-to-frame
+ * brightness jitter (and the mean of the sensor noise) on, amplified by its
+ * slope, where equalising each frame on its own would cancel it. So every
+ * tile reads its smoothed mapping at (level - d), d (0 on a cut) being:
+ * - global: the frame's own equalizeHist mapping is smoothed here too, and
+ *   d makes the frame, mapped by that at (level - d), have the smoothed
+ *   mean of its own equalised output (which equalising alone pins);
+ * - CLAHE: the median over the tiles of (tile mean - its smoothed mean): a
+ *   jitter moves every tile, an object moving through a few does not move
+ *   the median (a frame-wide estimate would brighten far tiles for it).
  * global = local = (256) */
 __kernel void
-histeq_cut (__global const uint * restrict partial, int n_partials,
-    float alpha, float cut_threshold, int reset,
+histeq_cut (__global const uint * restrict partial, int tiles, int slices,
+    int clahe, float alpha, float cut_threshold, int reset,
     __global float * restrict frame_state)
 {
-  __local float q[BINS];
-  const int b = get_local_id (0);
+  __local int q[BINS], bins[SHIFT_BINS];
+  __local float f[BINS], g[BINS];
+  __local int cut_l;
+  const int b = get_local_id (0), lsize = get_local_size (0);
+  const int n_partials = tiles * slices;
   uint c = 0;
 
   for (int i = 0; i < n_partials; i++)
     c += partial[i * BINS + b];
-  q[b] = (float) c;
+  q[b] = (int) c;
+  g[b] = frame_state[FS_MAP + b];
   barrier (CLK_LOCAL_MEM_FENCE);
   if (b == 0) {
     float total = 0.0f, tv = 0.0f;
-    for (int j = 0; j < BINS; j++)
-      total += q[j];
+    int count = 0;
+    for (int j = 0; j < BINS; j++) {
+      total += (float) q[j];
+      count += q[j];
+    }
     const float inv = 1.0f / total;
-    int cut = reset || frame_state[BINS] == 0.0f;
+    int cut = reset || frame_state[FS_VALID] == 0.0f;
     for (int j = 0; j < BINS; j++)
-      tv += fabs (q[j] * inv - frame_state[j]);
+      tv += fabs ((float) q[j] * inv - frame_state[j]);
     if (0.5f * tv > cut_threshold)
       cut = 1;
     for (int j = 0; j < BINS; j++) {
-      const float p = q[j] * inv;
+      const float p = (float) q[j] * inv;
       frame_state[j] = cut ? p : frame_state[j] + alpha * (p - frame_state[j]);
     }
-    frame_state[BINS] = 1.0f;
-    frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+    frame_state[FS_VALID] = 1.0f;
+    frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
+    cut_l = cut;
+
+    if (!clahe) {
+      float own = 0.0f;
+      equalize_map (q, count, f);
+      for (int j = 0; j < BINS; j++) {
+        own += ((float) q[j] * inv) * f[j];
+        g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
+        frame_state[FS_MAP + j] = g[j];
+      }
+      float target = frame_state[FS_TARGET];
+      target = cut ? own : target + alpha * (own - target);
+      frame_state[FS_TARGET] = target;
+      frame_state[FS_SHIFT] = cut ? 0.0f : find_shift (q, inv, g, target);
+    }
   }
+  if (!clahe)
+    return;
+
+  /* CLAHE: every tile's mean level against its smoothed mean */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int cut = cut_l;
+  __global float *ms = frame_state + FS_TILES, *ds = ms + tiles;
+  for (int k = b; k < tiles; k += lsize) {
+    __global const uint *h = partial + (size_t) k * slices * BINS;
+    ulong sum = 0;
+    uint n = 0;
+    for (int s = 0; s < slices; s++)
+      for (int j = 0; j < BINS; j++) {
+        const uint v = h[s * BINS + j];
+        n += v;
+        sum += (ulong) j * v;
+      }
+    const float mu = (float) sum / (float) n, prev = ms[k];
+    /* against the smoothed mean with this frame in, as the mappings are */
+    const float m = cut ? mu : prev + alpha * (mu - prev);
+    ms[k] = m;
+    ds[k] = mu - m;
+  }
+  barrier (CLK_GLOBAL_MEM_FENCE);
+  if (b == 0)
+    frame_state[FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles, bins);
 }
 
 /* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
  * limit, 0 for none. @alpha: weight of the new frame in the temporal
  * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
- * frame_state[257]. */
+ * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
 __kernel void
 histeq_lut (__global const uint * restrict partial, int slices, int total,
     int clahe, int clip, float lut_scale, float strength, float alpha,
@@ -195,7 +359,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
     frame_state, __global uchar * restrict lut)
 {
   __local int hist[BINS];
-  __local float f[BINS];
+  __local float f[BINS], g[BINS];
   const int b = get_local_id (0), tile = get_group_id (1);
   __global const uint *p = partial + (size_t) tile * slices * BINS + b;
   uint c = 0;
@@ -232,33 +396,21 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
         f[j] = (float) sum *lut_scale;
       }
     } else {
-      int i0 = 0;
-      while (i0 < BINS - 1 && hist[i0] == 0)
-        i0++;
-      if (hist[i0] == total) {
-        /* One value: equalizeHist leaves the frame as it is. */
-        for (int j = 0; j < BINS; j++)
-          f[j] = (float) j;
-      } else {
-        const float scale = 255.0f / (float) (total - hist[i0]);
-        int sum = 0;
-        for (int j = 0; j <= i0; j++)
-          f[j] = 0.0f;
-        for (int j = i0 + 1; j < BINS; j++) {
-          sum += hist[j];
-          f[j] = (float) sum *scale;
-        }
-      }
+      equalize_map (hist, total, f);
     }
 
     if (alpha < 1.0f) {
       __global float *st = state + (size_t) tile * TILE_STATE;
-      const int keep = frame_state[BINS + 1] == 0.0f;
+      const int keep = frame_state[FS_CUT] == 0.0f;
+      const float d = frame_state[FS_SHIFT];
       for (int j = 0; j < BINS; j++) {
         const float v = keep ? st[j] + alpha * (f[j] - st[j]) : f[j];
         st[j] = v;
-        f[j] = v;
+        g[j] = v;
       }
+      /* the frame's brightness shift (histeq_cut) */
+      for (int j = 0; j < BINS; j++)
+        f[j] = shifted (g, (float) j - d);
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);

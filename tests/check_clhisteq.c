@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCheck tests of clhisteq: every format against the C reference (global
  * and CLAHE), chroma untouched, properties and bad values, renegotiation,
- * property changes while playing, temporal smoothing and scene cuts, and
- * the counters: clblur ! clhisteq waits on the host no more than clblur. */
+ * property changes while playing, no smoothing across a flush, a seek, a
+ * caps change or a new stream, and the counters: clblur ! clhisteq waits on the host no more than clblur. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include "clcheck.h"
@@ -381,6 +381,150 @@ GST_START_TEST (test_counters_300_frames)
 }
 GST_END_TEST;
 
+/* Max difference of a GRAY8 @out from equalizeHist of @in (the reference,
+ * no smoothing). */
+static gint
+gray_diff_from_equalised (GstBuffer * in, GstBuffer * out,
+    const GstVideoInfo * info)
+{
+  const gint w = GST_VIDEO_INFO_WIDTH (info), ht = GST_VIDEO_INFO_HEIGHT (info);
+  const gint wts[4] = { 0 };
+  GstVideoFrame fi, fo;
+  GstCLHisteqGeometry g;
+  guint32 hist[BINS];
+  gfloat f[BINS];
+  guint8 lut[BINS];
+  gint maxdiff = 0;
+
+  fail_unless (gst_video_frame_map (&fi, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, info, out, GST_MAP_READ));
+  gst_cl_ref_histeq_geometry (&g, w, ht, FALSE, 1, 1, 0);
+  gst_cl_ref_histeq_hist (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), w, ht, 1, wts, &g, hist);
+  gst_cl_ref_histeq_map (hist, &g, f);
+  gst_cl_ref_histeq_lut (f, 1.0f, lut);
+  for (gint y = 0; y < ht; y++) {
+    const guint8 *s = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fi, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0);
+    const guint8 *d = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fo, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0);
+    for (gint x = 0; x < w; x++)
+      maxdiff = MAX (maxdiff, abs (d[x] - lut[s[x]]));
+  }
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  return maxdiff;
+}
+
+/* A frame of scene B: a bright ramp, unlike fill_picture's dark scene A. */
+static void
+fill_ramp (GstBuffer * buf, const GstVideoInfo * info)
+{
+  GstVideoFrame fr;
+  fail_unless (gst_video_frame_map (&fr, info, buf, GST_MAP_WRITE));
+  for (gint y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fr, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fr, 0);
+    for (gint x = 0; x < GST_VIDEO_INFO_WIDTH (info); x++)
+      row[x] = 100 + (x * 3 + y) % 150;
+  }
+  gst_video_frame_unmap (&fr);
+}
+
+enum
+{ NOTHING, FLUSHING_SEEK, SEGMENT_ONLY, CAPS_CHANGE, STREAM_START };
+static const gchar *between_names[] = { "nothing", "flushing seek",
+  "new segment", "caps change", "stream start"
+};
+
+/* Six frames of scene A with the default smoothing and the cut detector
+ * off (scene-cut-threshold=1, so only an explicit reset can restart the
+ * smoothing), then @between, then one frame of scene B: returns how far
+ * that frame is from equalizeHist of B (0: nothing smoothed across). */
+static gint
+first_frame_after (gint between)
+{
+  GstHarness *h = clcheck_new_harness ("clhisteq",
+      "device=cpu scene-cut-threshold=1");
+  GstCaps *caps = clcheck_caps ("GRAY8", 64, 48);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint diff;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_src_caps (h, caps);
+  for (gint i = 0; i < 6; i++) {
+    in = gst_buffer_new_allocate (NULL, info.size, NULL);
+    fill_picture (in);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  switch (between) {
+    case FLUSHING_SEEK:{
+      /* what a flushing seek sends downstream */
+      GstSegment seg;
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      seg.start = seg.time = 5 * GST_SECOND;
+      fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+      fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+      fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+      break;
+    }
+    case SEGMENT_ONLY:{
+      /* a non-flushing seek: only a new segment */
+      GstSegment seg;
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      seg.start = seg.time = 5 * GST_SECOND;
+      fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+      break;
+    }
+    case CAPS_CHANGE:{
+      /* the same size and format: only the caps event can tell */
+      GstCaps *c2 = clcheck_caps ("GRAY8", 64, 48);
+      gst_caps_set_simple (c2, "framerate", GST_TYPE_FRACTION, 25, 1, NULL);
+      gst_harness_set_src_caps (h, c2);
+      break;
+    }
+    case STREAM_START:
+      fail_unless (gst_harness_push_event (h,
+              gst_event_new_stream_start ("another")));
+      break;
+    default:
+      break;
+  }
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fill_ramp (in, &info);
+  GST_BUFFER_PTS (in) = 5 * GST_SECOND;
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  diff = gray_diff_from_equalised (in, out, &info);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return diff;
+}
+
+/* No smoothing across a flush, a seek, a caps change or a new stream: the
+ * first frame after one is equalised on its own (bit for bit). Without
+ * any of them the same frame is blended with the old scene's mapping, so
+ * the check can tell. */
+GST_START_TEST (test_reset_on_flush_seek_caps)
+{
+  gint blended = first_frame_after (NOTHING);
+
+  GST_INFO ("without a reset the frame is %d levels off", blended);
+  fail_unless (blended > 20, "no reset: %d levels from equalizeHist, the "
+      "smoothing should have kept the old scene", blended);
+  for (gint b = FLUSHING_SEEK; b <= STREAM_START; b++) {
+    gint diff = first_frame_after (b);
+    fail_unless (diff == 0, "after a %s the frame is %d levels "
+        "from equalizeHist: smoothed across", between_names[b], diff);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 clhisteq_suite (void)
 {
@@ -394,6 +538,7 @@ clhisteq_suite (void)
   tcase_add_test (tc, test_property_changes_while_playing);
   tcase_add_test (tc, test_properties_and_bad_values);
   tcase_add_test (tc, test_renegotiation);
+  tcase_add_test (tc, test_reset_on_flush_seek_caps);
   tcase_add_test (tc, test_unsupported_caps_refused);
   tcase_add_test (tc, test_counters_no_extra_host_waits);
   tcase_add_test (tc, test_counters_300_frames);

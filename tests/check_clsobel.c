@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gstclref.h"
+#include "cl/gstcldevice.h"
 
 static const gchar *formats[] = {
   "GRAY8", "NV12", "I420", "RGBA", "BGRA", "RGBx", "BGRx",
@@ -425,8 +426,9 @@ field (const GstStructure * s, const gchar * name)
  * pipelines stay within two per frame (the source's write map, the sink's
  * read map); paced at 100 frames per second, where an element syncing with
  * the host would still show (300 waits or more), the chain must wait no
- * more than clblur alone, give or take 1% of the frames for the odd late
- * kernel on a busy machine (0 to 2 seen either way). */
+ * more than clblur alone, give or take 3% of the frames for the odd late
+ * kernel on a busy machine (0 to 2 seen on a quiet machine, 9 against 5 with
+ * six builds sharing two cores). */
 static gchar *
 chain_desc (gboolean paced, gboolean alone)
 {
@@ -460,7 +462,7 @@ GST_START_TEST (test_chain_counters)
     fail_unless (waits_alone <= 2 * frames, "clblur alone: %" G_GINT64_FORMAT
         " host waits", waits_alone);
     if (paced)
-      fail_unless (waits <= waits_alone + frames / 100, "paced: chain %" G_GINT64_FORMAT
+      fail_unless (waits <= waits_alone + frames / 30, "paced: chain %" G_GINT64_FORMAT
           " host waits, clblur alone %" G_GINT64_FORMAT, waits, waits_alone);
     fail_unless (field (c, "buffers-allocated") <= 3 * 16,
         "%" G_GINT64_FORMAT " buffers", field (c, "buffers-allocated"));
@@ -494,33 +496,91 @@ pull_buffer (GstElement * pipe, const gchar * name, GstVideoInfo * info)
   return buf;
 }
 
-/* clblur device=cpu ! clsobel device=cpu: the edges are those of the blurred
- * frame (tee'd off before clsobel). */
+/* Device pairs for clblur ! clsobel: both on the CPU device, and, when a
+ * second device exists (a GPU, or a second PoCL device with
+ * POCL_DEVICES="pthread pthread"), one element on each device in both
+ * directions: a hand-over between two OpenCL contexts. */
+static GPtrArray *
+device_pairs (void)
+{
+  GPtrArray *pairs = g_ptr_array_new_with_free_func (g_free);
+  const GPtrArray *devices = gst_cl_device_list (NULL);
+  const GstCLDeviceInfo *a = NULL, *b = NULL;
+
+  g_ptr_array_add (pairs, g_strdup ("cpu"));
+  g_ptr_array_add (pairs, g_strdup ("cpu"));
+  /* Prefer a GPU and a CPU; otherwise the first two devices. */
+  for (guint i = 0; devices && i < devices->len; i++) {
+    const GstCLDeviceInfo *d = g_ptr_array_index (devices, i);
+    if (!a || (d->is_gpu && !a->is_gpu))
+      a = d;
+  }
+  for (guint i = 0; devices && i < devices->len; i++) {
+    const GstCLDeviceInfo *d = g_ptr_array_index (devices, i);
+    if (d != a && (!b || (!d->is_gpu && b->is_gpu)))
+      b = d;
+  }
+  if (a && b) {
+    gchar *ia = g_strdup_printf ("%u.%u", a->platform_index, a->device_index);
+    gchar *ib = g_strdup_printf ("%u.%u", b->platform_index, b->device_index);
+    g_ptr_array_add (pairs, g_strdup (ia));
+    g_ptr_array_add (pairs, g_strdup (ib));
+    g_ptr_array_add (pairs, ib);
+    g_ptr_array_add (pairs, ia);
+  }
+  return pairs;
+}
+
+/* clblur ! clsobel: the edges are those of the blurred frame (tee'd off
+ * before clsobel), also when the two elements run on different devices. */
 GST_START_TEST (test_chain_result)
 {
-  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3 "
-      "pattern=smpte ! video/x-raw,format=RGBA,width=97,height=61 ! "
-      "clblur device=cpu sigma=1.5 ! tee name=t ! queue ! "
-      "clsobel device=cpu kernel-size=5 scale=0.1 ! "
-      "appsink name=edges sync=false  t. ! queue ! "
-      "appsink name=blurred sync=false", NULL);
+  GPtrArray *pairs = device_pairs ();
   Params pr = { 5, GST_CL_SOBEL_MAGNITUDE, 0.1, 0, 0 };
 
-  fail_unless (pipe != NULL);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (gint i = 0; i < 3; i++) {
-    GstVideoInfo bi, ei;
-    GstBuffer *b = pull_buffer (pipe, "blurred", &bi);
-    GstBuffer *e = pull_buffer (pipe, "edges", &ei);
-    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&ei),
-        GST_VIDEO_FORMAT_GRAY8);
-    assert_edges (b, &bi, e, &ei, &pr);
-    gst_buffer_unref (b);
-    gst_buffer_unref (e);
-  }
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (pipe);
+  for (guint k = 0; k < pairs->len; k += 2)
+    for (guint f = 0; f < 2; f++) {
+      const gchar *fmt = f ? "NV12" : "RGBA";
+      gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 "
+          "pattern=smpte ! video/x-raw,format=%s,width=97,height=61 ! "
+          "clblur name=b device=%s sigma=1.5 ! tee name=t ! queue ! "
+          "clsobel name=s device=%s kernel-size=5 scale=0.1 ! "
+          "appsink name=edges sync=false  t. ! queue ! "
+          "appsink name=blurred sync=false", fmt,
+          (gchar *) pairs->pdata[k], (gchar *) pairs->pdata[k + 1]);
+      GstElement *pipe = gst_parse_launch (desc, NULL);
+      GstElement *b, *s;
+      gchar *bdev = NULL, *sdev = NULL;
+
+      fail_unless (pipe != NULL);
+      gst_element_set_state (pipe, GST_STATE_PLAYING);
+      for (gint i = 0; i < 3; i++) {
+        GstVideoInfo bi, ei;
+        GstBuffer *bb = pull_buffer (pipe, "blurred", &bi);
+        GstBuffer *e = pull_buffer (pipe, "edges", &ei);
+        fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&ei),
+            GST_VIDEO_FORMAT_GRAY8);
+        assert_edges (bb, &bi, e, &ei, &pr);
+        gst_buffer_unref (bb);
+        gst_buffer_unref (e);
+      }
+      b = gst_bin_get_by_name (GST_BIN (pipe), "b");
+      s = gst_bin_get_by_name (GST_BIN (pipe), "s");
+      g_object_get (b, "current-device", &bdev, NULL);
+      g_object_get (s, "current-device", &sdev, NULL);
+      g_print ("chain %s: clblur on %s ! clsobel on %s: edges match\n", fmt,
+          bdev, sdev);
+      g_free (bdev);
+      g_free (sdev);
+      gst_object_unref (b);
+      gst_object_unref (s);
+      gst_element_set_state (pipe, GST_STATE_NULL);
+      gst_object_unref (pipe);
+      g_free (desc);
+    }
+  g_ptr_array_unref (pairs);
 }
+
 GST_END_TEST;
 
 static Suite *

@@ -7,6 +7,7 @@
 #include "cl/gstclcontext.h"
 #include "elements/gstclhisteqkernel.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kernelcheck.h"
@@ -199,31 +200,35 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   return ok;
 }
 
-/* Temporal smoothing and scene cuts over a sequence: three frames of one
- * scene, three of another (a cut), against the reference state machine.
- * The LUTs are compared bit for bit every frame. */
+/* Temporal smoothing, brightness tracking and scene cuts over a sequence:
+ * four frames of one scene, four of another (a cut), each with its own
+ * noise and a brightness offset (a camera's jitter), against the reference
+ * state machine. The LUTs and the tracked shift are compared bit for bit
+ * every frame. */
 static gboolean
 check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
-    GstCLHisteqMode mode, const Size * sz)
+    GstCLHisteqMode mode, const Size * sz, gfloat strength)
 {
+  static const gint offsets[8] = { 0, 1, -1, 2, 0, -1, 1, -2 };
   const gint w = sz->width, h = sz->height;
   GstCLPlane plane = { 0, w, w, h, 1 };
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams hp = { 1.0f, 4, 0.3f };
+  GstCLHisteqParams hp = { strength, 4, 0.3f };
   const gfloat alpha = 1.0f / 4;
   const gint wts[4] = { 0 };
   GError *err = NULL;
   guint8 *src = g_malloc ((gsize) w * h), *dst = g_malloc ((gsize) w * h);
-  gfloat fs[260] = { 0 }, *st;
+  gfloat *fs, *st, dshift = 0;
   guint32 *hist;
   guint8 *rluts, *dluts;
-  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0;
+  gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0, shifted = 0;
   cl_mem s, d;
   cl_int status = CL_SUCCESS;
 
   if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, w, h, mode, 4, 3, 2.0, &err))
     g_error ("buffers: %s", err->message);
   tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  fs = g_new0 (gfloat, GST_CL_HISTEQ_FRAME_STATE (tiles));
   st = g_new0 (gfloat, tiles * BINS);
   hist = g_new (guint32, tiles * BINS);
   rluts = g_new (guint8, tiles * BINS);
@@ -233,30 +238,31 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (gsize) w * h, NULL,
       &status);
 
-  for (gint frame = 0; frame < 6 && status == CL_SUCCESS; frame++) {
-    guint32 fh[BINS] = { 0 };
+  for (gint frame = 0; frame < 8 && status == CL_SUCCESS; frame++) {
     cl_event ev = NULL;
     gint cut;
 
-    fill (src, w, w, h, frame < 3 ? DARK : STRUCTURED);
-    /* some noise on the structured scene, so its frames differ */
-    if (frame >= 3)
-      for (gint i = 0; i < w * h; i += 7)
-        src[i] ^= rnd () & 3;
+    fill (src, w, w, h, frame < 4 ? DARK : STRUCTURED);
+    /* noise on the structured scene, so its frames differ and a shift of
+     * one level is no cut (as with a camera's noise) */
+    for (gint i = 0; i < w * h; i++)
+      src[i] = CLAMP (src[i] + offsets[frame] +
+          (frame >= 4 ? (gint) (rnd () % 9) - 4 : 0), 0, 255);
     status = clEnqueueWriteBuffer (ctx->queue, s, CL_TRUE, 0, (gsize) w * h,
         src, 0, NULL, NULL);
 
     gst_cl_ref_histeq_hist (src, w, w, h, 1, wts, &bufs.geom, hist);
-    for (gint i = 0; i < tiles * BINS; i++)
-      fh[i % BINS] += hist[i];
-    cut = gst_cl_ref_histeq_cut (fh, alpha, hp.cut_threshold, frame == 0, fs);
+    cut = gst_cl_ref_histeq_cut (hist, tiles, mode == GST_CL_HISTEQ_CLAHE,
+        alpha, hp.cut_threshold, frame == 0, fs);
     cuts += cut;
-    want_cuts += frame == 0 || frame == 3;
+    want_cuts += frame == 0 || frame == 4;
+    shifted += fabsf (fs[GST_CL_HISTEQ_FS_SHIFT]) > 0.05f;
     for (gint t = 0; t < tiles; t++) {
       gfloat f[BINS];
       gst_cl_ref_histeq_map (hist + t * BINS, &bufs.geom, f);
-      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut);
-      gst_cl_ref_histeq_lut (f, 1.0f, rluts + t * BINS);
+      gst_cl_ref_histeq_smooth (f, st + t * BINS, alpha, cut,
+          fs[GST_CL_HISTEQ_FS_SHIFT]);
+      gst_cl_ref_histeq_lut (f, strength, rluts + t * BINS);
     }
 
     if (status == CL_SUCCESS)
@@ -265,25 +271,35 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
     if (status == CL_SUCCESS)
       status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
           tiles * BINS, dluts, 1, &ev, NULL);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer (ctx->queue, bufs.frame_state, CL_TRUE,
+          sizeof (gfloat) * GST_CL_HISTEQ_FS_SHIFT, sizeof (gfloat), &dshift,
+          0, NULL, NULL);
     if (ev)
       clReleaseEvent (ev);
     if (status == CL_SUCCESS && bad_frame < 0 &&
-        memcmp (dluts, rluts, tiles * BINS) != 0)
+        (memcmp (dluts, rluts, tiles * BINS) != 0 ||
+            dshift != fs[GST_CL_HISTEQ_FS_SHIFT]))
       bad_frame = frame;
   }
 
+  /* The jitter must have been tracked (a shift on most frames that are
+   * not cuts), or the comparison proves nothing about the tracking. */
   n_checked++;
-  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts;
+  gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts &&
+      shifted >= 4;
   if (!ok) {
     n_failed++;
-    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs differ "
-        "from frame %d, %d cuts (want %d)\n", ctx->device->name,
+    g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
+        "differ from frame %d, %d cuts (want %d), %d frames shifted, "
+        "strength %.2f\n", ctx->device->name,
         prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
-        status, bad_frame, cuts, want_cuts);
+        status, bad_frame, cuts, want_cuts, shifted, strength);
   }
   clReleaseMemObject (s);
   clReleaseMemObject (d);
   gst_cl_histeq_buffers_clear (&bufs);
+  g_free (fs);
   g_free (st);
   g_free (hist);
   g_free (rluts);
@@ -336,8 +352,9 @@ main (int argc, char **argv)
       gint before = n_failed;
       prog.serial = serial;
       for (gint mode = 0; mode < 2; mode++) {
-        check_temporal (ctx, &prog, mode, &sizes[3]);
-        check_temporal (ctx, &prog, mode, &sizes[4]);
+        check_temporal (ctx, &prog, mode, &sizes[3], 1.0f);
+        check_temporal (ctx, &prog, mode, &sizes[4], 1.0f);
+        check_temporal (ctx, &prog, mode, &sizes[4], 0.6f);
       }
       g_print ("%s %s hist, temporal smoothing and scene cuts: %s\n",
           dev->name, serial ? "serial" : "atomic",

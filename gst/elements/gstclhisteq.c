@@ -16,12 +16,21 @@
  *
  * `strength` blends the mapping with the identity. `smoothing` averages the
  * mapping over about that many frames (an exponential moving average kept
- * on the device) so noise does not make the picture flicker; a scene cut
- * (the histogram moving further than `scene-cut-threshold` from the
- * smoothed one, in total-variation distance) resets the average, so a cut
- * adapts at once. In CLAHE mode each tile's mapping is smoothed on its
- * own; the cut is decided on the whole frame's histogram (small tiles have
- * noisy histograms and would "cut" every frame).
+ * on the device) so noise does not make the picture flicker. A smoothed
+ * mapping alone would pass a camera's frame-to-frame brightness jitter on
+ * (amplified by the mapping's slope), which equalising each frame on its
+ * own cancels; so the smoothed mapping is read at (level - d), d being the
+ * frame's brightness shift (at most 4 levels): in global mode the shift
+ * that gives the frame the smoothed mean of its own equalised output, in
+ * CLAHE mode the median over the tiles of each tile's mean level against
+ * its smoothed mean (an object moving through a few tiles does not move
+ * it). A scene cut (the histogram moving further than
+ * `scene-cut-threshold` from the smoothed one, in total-variation
+ * distance) restarts the average, so a cut adapts at once; so do new caps,
+ * a flush, a new segment (a seek) and a new stream. In CLAHE mode each
+ * tile's mapping is smoothed on its own; the cut is decided on the whole
+ * frame's histogram (small tiles have noisy histograms and would "cut"
+ * every frame).
  *
  * ## Example launch line
  * |[
@@ -77,7 +86,7 @@ struct _GstCLHisteq
   GstCLHisteqProgram prog;
   GstCLHisteqBuffers bufs;
   gint weights[4];
-  gboolean reset;
+  gint reset;                   /* atomic: the temporal state starts over */
 };
 
 G_DEFINE_TYPE (GstCLHisteq, gst_cl_histeq, GST_TYPE_CL_FILTER);
@@ -144,9 +153,33 @@ gst_cl_histeq_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
       memset (self->weights, 0, sizeof (self->weights));
       break;
   }
-  /* A new stream: the temporal state starts over. */
-  self->reset = TRUE;
+  /* New caps: the temporal state starts over. */
+  g_atomic_int_set (&self->reset, TRUE);
   return TRUE;
+}
+
+static gboolean
+gst_cl_histeq_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_STREAM_START:
+      /* A flush, a seek (a new segment, flushing or not) or a new stream:
+       * the next frame does not follow the last one, so nothing is
+       * smoothed across. (FLUSH_STOP may come from another thread, hence
+       * the atomic flag.) */
+      GST_DEBUG_OBJECT (self, "%s: temporal state reset",
+          GST_EVENT_TYPE_NAME (event));
+      g_atomic_int_set (&self->reset, TRUE);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histeq_parent_class)->sink_event
+      (trans, event);
 }
 
 static cl_int
@@ -178,10 +211,8 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
     g_clear_error (&err);
     return CL_OUT_OF_RESOURCES;
   }
-  if (self->reset) {
+  if (g_atomic_int_compare_and_exchange (&self->reset, TRUE, FALSE))
     self->bufs.state_fresh = TRUE;
-    self->reset = FALSE;
-  }
 
   status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
       &params, self->weights, in->mem, &in->planes[0], out->mem,
@@ -276,6 +307,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
@@ -298,8 +330,10 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_uint ("smoothing", "Smoothing",
           "Frames over which the mapping is averaged (exponential moving "
-          "average on the device) against flicker; 0 or 1: off, every frame is "
-          "mapped on its own", 0, MAX_SMOOTHING, DEFAULT_SMOOTHING, flags));
+          "average on the device, following the frame's brightness jitter) "
+          "against flicker; restarted on a scene cut, a seek or new caps; 0 "
+          "or 1: off, every frame is mapped on its own", 0, MAX_SMOOTHING,
+          DEFAULT_SMOOTHING, flags));
   g_object_class_install_property (gobject_class, PROP_SCENE_CUT_THRESHOLD,
       g_param_spec_double ("scene-cut-threshold", "Scene-cut threshold",
           "Total-variation distance (0..1) between the frame's histogram and "
@@ -328,6 +362,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
       "filesink location=histeq.png",
       "gst-opencl-filters developers");
 
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histeq_sink_event);
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_histeq_build);
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_histeq_release);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_histeq_set_info);

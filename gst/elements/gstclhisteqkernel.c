@@ -6,7 +6,6 @@
 
 #define BINS GST_CL_HISTEQ_BINS
 #define TILE_STATE 256          /* floats per tile, as in histeq.cl */
-#define FRAME_STATE 260         /* floats of the frame's state */
 /* Histogram work-groups to aim for per frame, so every compute unit gets
  * several even in global mode (one tile). */
 #define TARGET_GROUPS 64
@@ -136,12 +135,13 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   if (!gst_cl_set_error (status, "clCreateBuffer(luts)", error))
     goto fail;
   bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      sizeof (cl_float) * (TILE_STATE * tiles + FRAME_STATE), NULL, &status);
+      sizeof (cl_float) * (TILE_STATE * tiles +
+          GST_CL_HISTEQ_FRAME_STATE (tiles)), NULL, &status);
   if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
     goto fail;
   {
     cl_buffer_region region = { sizeof (cl_float) * TILE_STATE * tiles,
-      sizeof (cl_float) * FRAME_STATE
+      sizeof (cl_float) * GST_CL_HISTEQ_FRAME_STATE (tiles)
     };
     bufs->frame_state = clCreateSubBuffer (bufs->state, CL_MEM_READ_WRITE,
         CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
@@ -210,11 +210,12 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
 
   /* 2. scene cut (smoothing only) */
   if (smooth) {
-    const cl_int n_partials = tiles * bufs->slices;
     k = prog->cut;
     a = 0;
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &n_partials);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &tiles);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
     status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
     status |= clSetKernelArg (k, a++, sizeof (cl_float),
         &params->cut_threshold);

@@ -40,7 +40,8 @@ typedef struct
   cl_mem partial;               /* uint [tiles][slices][256] */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
-                                 * then the frame's state (260 floats) */
+                                 * then the frame's state
+                                 * (GST_CL_HISTEQ_FRAME_STATE floats) */
   cl_mem frame_state;           /* sub-buffer: the frame's state */
   gboolean state_fresh;         /* state must be reset on the next frame */
   gboolean smoothing_on;        /* the last frame was smoothed */

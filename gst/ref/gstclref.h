@@ -65,15 +65,44 @@ void gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
 /* Final byte LUT: rint (strength >= 1 ? f : j + strength * (f - j)). */
 void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
 
-/* Temporal state of the frame (histeq_cut): smoothed pdf[256], valid, cut.
- * Updates it with the frame's histogram @hist (sum of every tile's) and
- * returns whether the frame is a scene cut (or @reset, or no state yet). */
-int gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
-    float cut_threshold, int reset, float *frame_state);
+/* Temporal state of the frame (histeq_cut), GST_CL_HISTEQ_FRAME_STATE
+ * (tiles) floats: the smoothed pdf [0..255], valid, cut, the brightness
+ * shift, the target mean and the smoothed equalizeHist mapping (global
+ * mode), the tiles' smoothed mean levels and their shifts (CLAHE). */
+#define GST_CL_HISTEQ_FS_VALID 256
+#define GST_CL_HISTEQ_FS_CUT 257
+#define GST_CL_HISTEQ_FS_SHIFT 258
+#define GST_CL_HISTEQ_FS_TARGET 259
+#define GST_CL_HISTEQ_FS_MAP 260
+#define GST_CL_HISTEQ_FS_TILES (GST_CL_HISTEQ_FS_MAP + GST_CL_HISTEQ_BINS)
+#define GST_CL_HISTEQ_FRAME_STATE(tiles) (GST_CL_HISTEQ_FS_TILES + 2 * (tiles))
+/* Largest brightness shift tracked (levels): a camera's frame-to-frame
+ * jitter; larger changes are left to the smoothing and the cut detector. */
+#define GST_CL_HISTEQ_MAX_SHIFT 4.0f
+/* Resolution of the CLAHE median shift: 1/32 level. */
+#define GST_CL_HISTEQ_SHIFT_STEPS 256
+
+/* Updates the frame's state with the histograms of its @tiles tiles
+ * (@tile_hist[tile * 256 + v]) and returns whether the frame is a scene
+ * cut (also on @reset or with no state yet): total-variation distance of
+ * the frame's pdf from the smoothed one above @cut_threshold. Then the
+ * brightness shift d (0 on a cut, |d| <= MAX_SHIFT) by which every tile
+ * reads its smoothed mapping at (level - d):
+ * - global (@clahe 0): the frame's own equalizeHist mapping is smoothed too;
+ *   d (Newton, 3 steps) gives the frame, mapped by it at (level - d), the
+ *   smoothed mean of its own equalised output (equalising each frame on its
+ *   own pins that mean; a smoothed mapping alone passes jitter on).
+ * - CLAHE: the median over the tiles of (tile mean level - its smoothed
+ *   mean), quantised to 1/SHIFT_STEPS: a global jitter moves every tile,
+ *   an object moving in a few tiles does not move the median. */
+int gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
+    float alpha, float cut_threshold, int reset, float *frame_state);
 
 /* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
- * state @st[256]: restarted on a cut, else st += alpha * (f - st). */
-void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut);
+ * state @st[256]: restarted on a cut, else st += alpha * (f - st); @f is
+ * then the smoothed mapping read at (j - @shift), linearly interpolated. */
+void gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut,
+    float shift);
 
 /* Applies the tile LUTs to a plane (luma of @cn-byte pixels; colour scaled
  * by the luma gain, clamped so no channel clips). */
@@ -109,6 +138,57 @@ uint8_t gst_cl_ref_luma (uint8_t r, uint8_t g, uint8_t b);
 void gst_cl_ref_sobel_plane (const uint8_t * luma, int luma_stride,
     uint8_t * dst, int dst_stride, int width, int height, int ksize,
     GstCLSobelMode mode, double scale, double delta, int threshold);
+
+/* ---- optical flow (kernels/optflow.cl) -------------------------------- */
+/* Float planes are w x h, row stride w; flow and gradients are 2 floats
+ * per pixel, tensors 4. Each function is one kernel. */
+
+#define GST_CL_OPTFLOW_MAX_LEVELS 8
+#define GST_CL_OPTFLOW_ARROW_GRID 16
+
+/* The separable window's 2r+1 weights: a Gaussian of sigma (r+1)/2 (the
+ * centre 1), which follows a varying flow more closely than a box. */
+void gst_cl_ref_optflow_window (int r, float *win);
+/* Luma as float: the byte (cn 1) or (sum wts[i] * p[i]) / 256 (cn 4). */
+void gst_cl_ref_optflow_luma (const uint8_t * src, int stride, int w, int h,
+    int cn, const float *wts, float *dst);
+/* cv2.pyrDown: 5x5 binomial, reflect-101, dst ((w+1)/2) x ((h+1)/2). */
+void gst_cl_ref_optflow_pyrdown (const float *src, int w, int h, float *dst);
+/* Scharr / 32, reflect-101: grad[2i] = d/dx, grad[2i+1] = d/dy. */
+void gst_cl_ref_optflow_gradient (const float *src, int w, int h,
+    float *grad);
+/* Weighted window sums (gst_cl_ref_optflow_window, separable, over
+ * (2r+1)^2) of the gradient products, clamp-to-edge, as the inverse of
+ * G + reg I: tinv[4i..] = a, b, c, 0 with G^-1 = [a b; b c]. */
+void gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r,
+    float reg, float *tinv);
+/* Bilinear sample, clamp-to-edge, of a float plane at (px, py). */
+float gst_cl_ref_optflow_sample (const float *img, int w, int h, float px,
+    float py);
+/* One iteration: per pixel res = g (g . flow - e) with g = grad(prev),
+ * e = next(p + flow) - prev(p); b = weighted window sums of res; where not
+ * converged flow = (G + reg I)^-1 (b + reg flow) (conv: moved < eps, the
+ * pixel stops; the level's @first iteration ignores the flags). */
+void gst_cl_ref_optflow_iterate (const float *prev, const float *next,
+    const float *grad, const float *tinv, int w, int h, int r, float reg,
+    float eps, int first, float *flow, uint8_t * conv);
+/* fine = 2 * bilinear (coarse at (x/2, y/2)), fine is w x h. */
+void gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch,
+    float *fine, int w, int h);
+/* Mean flow of each bs x bs block (the last ones clipped): means[2i..]. */
+void gst_cl_ref_optflow_block_means (const float *flow, int w, int h, int bs,
+    float *means);
+/* Overlay colour (rgba[0..2], 0..255) and opacity (rgba[3], 0..1) at luma
+ * pixel (x, y): style 0 colour by direction, style 1 arrows. */
+void gst_cl_ref_optflow_overlay_at (const float *flow, int w, int h, int x,
+    int y, int style, float max_motion, float *rgba);
+/* The overlay of a plane: @kind 0: 1-byte luma; 1: 4-byte pixels with R, G,
+ * B at bytes @a, @b, @c; 2: 2x2 subsampled chroma of @pb bytes per pixel
+ * with U at byte @a, V at byte @b (-1: absent), the plane @pw x @ph. */
+void gst_cl_ref_optflow_overlay (const uint8_t * src, int src_stride,
+    uint8_t * dst, int dst_stride, int pw, int ph, int kind, int pb, int a,
+    int b, int c, const float *flow, int w, int h, int style,
+    float max_motion);
 
 #ifdef __cplusplus
 }

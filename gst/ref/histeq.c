@@ -67,6 +67,73 @@ gst_cl_ref_histeq_hist (const uint8_t * src, int stride, int width,
     }
 }
 
+/* equalizeHist's unrounded mapping of a histogram of @total pixels. */
+static void
+equalize_map (const uint32_t * hist, int total, float *f)
+{
+  int i0 = 0;
+  while (i0 < BINS - 1 && hist[i0] == 0)
+    i0++;
+  if ((int) hist[i0] == total) {
+    for (int j = 0; j < BINS; j++)
+      f[j] = (float) j;
+  } else {
+    const float scale = 255.0f / (float) (total - (int) hist[i0]);
+    int sum = 0;
+    for (int j = 0; j <= i0; j++)
+      f[j] = 0.0f;
+    for (int j = i0 + 1; j < BINS; j++) {
+      sum += hist[j];
+      f[j] = (float) sum * scale;
+    }
+  }
+}
+
+/* Mapping @g read at @x (linear between bins, the end bins outside) and its
+ * slope there (0 outside). */
+static float
+shifted (const float *g, float x)
+{
+  if (x <= 0.0f)
+    return g[0];
+  if (x >= (float) (BINS - 1))
+    return g[BINS - 1];
+  int k = (int) x;
+  return g[k] + (x - (float) k) * (g[k + 1] - g[k]);
+}
+
+static float
+slope_at (const float *g, float x)
+{
+  if (x <= 0.0f || x >= (float) (BINS - 1))
+    return 0.0f;
+  int k = (int) x;
+  return g[k + 1] - g[k];
+}
+
+/* The shift d for which sum_j p_j g(j - d) = @target (Newton from 0). */
+static float
+find_shift (const uint32_t * hist, float inv, const float *g, float target)
+{
+  float d = 0.0f;
+  for (int it = 0; it < 3; it++) {
+    float m = 0.0f, s = 0.0f;
+    for (int j = 0; j < BINS; j++) {
+      if (hist[j] == 0)
+        continue;
+      const float p = (float) hist[j] * inv, x = (float) j - d;
+      m += p * shifted (g, x);
+      s += p * slope_at (g, x);
+    }
+    if (!(s > 1e-3f))
+      break;
+    d = d + (m - target) / s;
+    d = d > GST_CL_HISTEQ_MAX_SHIFT ? GST_CL_HISTEQ_MAX_SHIFT :
+        d < -GST_CL_HISTEQ_MAX_SHIFT ? -GST_CL_HISTEQ_MAX_SHIFT : d;
+  }
+  return d;
+}
+
 void
 gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
     float *f)
@@ -97,34 +164,49 @@ gst_cl_ref_histeq_map (uint32_t * hist, const GstCLHisteqGeometry * g,
       f[j] = (float) sum * g->lut_scale;
     }
   } else {
-    int i0 = 0;
-    while (i0 < BINS - 1 && hist[i0] == 0)
-      i0++;
-    if ((int) hist[i0] == total) {
-      for (int j = 0; j < BINS; j++)
-        f[j] = (float) j;
-    } else {
-      const float scale = 255.0f / (float) (total - (int) hist[i0]);
-      int sum = 0;
-      for (int j = 0; j <= i0; j++)
-        f[j] = 0.0f;
-      for (int j = i0 + 1; j < BINS; j++) {
-        sum += hist[j];
-        f[j] = (float) sum * scale;
-      }
-    }
+    equalize_map (hist, total, f);
   }
 }
 
+/* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
+ * quantised to 1/SHIFT_STEPS level. */
+static float
+median_shift (const float *d, int n)
+{
+  enum
+  { STEPS = GST_CL_HISTEQ_SHIFT_STEPS,
+    NB = 2 * (int) GST_CL_HISTEQ_MAX_SHIFT * STEPS + 1
+  };
+  const float mx = GST_CL_HISTEQ_MAX_SHIFT;
+  int bins[NB] = { 0 }, acc = 0;
+
+  for (int k = 0; k < n; k++) {
+    const float v = d[k] > -mx ? (d[k] < mx ? d[k] : mx) : -mx;
+    bins[(int) ((v + mx) * (float) STEPS + 0.5f)]++;
+  }
+  for (int i = 0; i < NB; i++) {
+    acc += bins[i];
+    if (2 * acc >= n)
+      return (float) i / (float) STEPS - mx;
+  }
+  return 0.0f;
+}
+
 int
-gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
-    float cut_threshold, int reset, float *frame_state)
+gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
+    float alpha, float cut_threshold, int reset, float *frame_state)
 {
   float total = 0.0f, tv = 0.0f, inv;
-  int cut = reset || frame_state[BINS] == 0.0f;
+  uint32_t hist[BINS] = { 0 };
+  int cut = reset || frame_state[GST_CL_HISTEQ_FS_VALID] == 0.0f, count = 0;
 
-  for (int j = 0; j < BINS; j++)
+  for (int t = 0; t < tiles; t++)
+    for (int j = 0; j < BINS; j++)
+      hist[j] += tile_hist[t * BINS + j];
+  for (int j = 0; j < BINS; j++) {
     total += (float) hist[j];
+    count += hist[j];
+  }
   inv = 1.0f / total;
   for (int j = 0; j < BINS; j++)
     tv += fabsf ((float) hist[j] * inv - frame_state[j]);
@@ -134,19 +216,48 @@ gst_cl_ref_histeq_cut (const uint32_t * hist, float alpha,
     float q = (float) hist[j] * inv;
     frame_state[j] = cut ? q : frame_state[j] + alpha * (q - frame_state[j]);
   }
-  frame_state[BINS] = 1.0f;
-  frame_state[BINS + 1] = cut ? 1.0f : 0.0f;
+  frame_state[GST_CL_HISTEQ_FS_VALID] = 1.0f;
+  frame_state[GST_CL_HISTEQ_FS_CUT] = cut ? 1.0f : 0.0f;
+
+  if (!clahe) {
+    float f[BINS], *g = frame_state + GST_CL_HISTEQ_FS_MAP, own = 0.0f, target;
+    equalize_map (hist, count, f);
+    for (int j = 0; j < BINS; j++) {
+      own += ((float) hist[j] * inv) * f[j];
+      g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
+    }
+    target = frame_state[GST_CL_HISTEQ_FS_TARGET];
+    target = cut ? own : target + alpha * (own - target);
+    frame_state[GST_CL_HISTEQ_FS_TARGET] = target;
+    frame_state[GST_CL_HISTEQ_FS_SHIFT] = cut ? 0.0f :
+        find_shift (hist, inv, g, target);
+  } else {
+    float *ms = frame_state + GST_CL_HISTEQ_FS_TILES, *ds = ms + tiles;
+    for (int t = 0; t < tiles; t++) {
+      uint64_t sum = 0;
+      uint32_t n = 0;
+      for (int j = 0; j < BINS; j++) {
+        n += tile_hist[t * BINS + j];
+        sum += (uint64_t) j * tile_hist[t * BINS + j];
+      }
+      const float mu = (float) sum / (float) n, prev = ms[t];
+      const float m = cut ? mu : prev + alpha * (mu - prev);
+      ms[t] = m;
+      ds[t] = mu - m;
+    }
+    frame_state[GST_CL_HISTEQ_FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles);
+  }
   return cut;
 }
 
 void
-gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut)
+gst_cl_ref_histeq_smooth (float *f, float *st, float alpha, int cut,
+    float shift)
 {
-  for (int j = 0; j < BINS; j++) {
-    float v = cut ? f[j] : st[j] + alpha * (f[j] - st[j]);
-    st[j] = v;
-    f[j] = v;
-  }
+  for (int j = 0; j < BINS; j++)
+    st[j] = cut ? f[j] : st[j] + alpha * (f[j] - st[j]);
+  for (int j = 0; j < BINS; j++)
+    f[j] = shifted (st, (float) j - shift);
 }
 
 static uint8_t

@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstcloptflowkernel.h"
+#include "cl/gstclutils.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
+#define GST_CAT_DEFAULT gst_cl_debug
+
+gboolean
+gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
+    gint radius, GError ** error)
+{
+  const GstCLDeviceInfo *dev = ctx->device;
+  gchar *opts;
+  cl_int status = CL_SUCCESS;
+
+  memset (prog, 0, sizeof (*prog));
+  prog->radius = radius;
+  prog->gpu = dev->is_gpu && dev->max_work_group_size >= 256;
+  {
+    /* The window's weights are baked in, as the C reference computes them. */
+    GString *wts = g_string_new (NULL);
+    gfloat win[2 * GST_CL_OPTFLOW_MAX_RADIUS + 1];
+    gst_cl_ref_optflow_window (radius, win);
+    for (gint i = 0; i <= 2 * radius; i++)
+      g_string_append_printf (wts, "%s%.9ef", i ? "," : "", win[i]);
+    opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+        " -DRADIUS=%d -DWINDOW=%s%s", radius, wts->str,
+        dev->image_support ? " -DWITH_IMAGES" : "");
+    g_string_free (wts, TRUE);
+  }
+  prog->program = gst_cl_context_get_program (ctx, "optflow", opts, error);
+  g_free (opts);
+  if (!prog->program)
+    return FALSE;
+
+#define KERNEL(field, name) G_STMT_START { \
+    prog->field = clCreateKernel (prog->program, name, &status); \
+    if (!gst_cl_set_error (status, name, error)) \
+      goto fail; \
+  } G_STMT_END
+  KERNEL (luma_c1, "of_luma_c1");
+  KERNEL (luma_c4, "of_luma_c4");
+  KERNEL (pyrdown, "of_pyrdown");
+  KERNEL (gradient, "of_gradient");
+  KERNEL (tensor_h, "of_tensor_h");
+  KERNEL (tensor_v, "of_tensor_v");
+  KERNEL (residual_buf, "of_residual_buf");
+  KERNEL (box_h, "of_box_h");
+  KERNEL (solve, "of_solve");
+  KERNEL (upsample, "of_upsample");
+  KERNEL (zero, "of_zero");
+  KERNEL (block_means, "of_block_means");
+  KERNEL (overlay_c1, "of_overlay_c1");
+  KERNEL (overlay_c4, "of_overlay_c4");
+  KERNEL (overlay_chroma, "of_overlay_chroma");
+  KERNEL (copy, "of_copy");
+#undef KERNEL
+
+  /* 32x8 groups only where every kernel allows 256 work-items. */
+  if (prog->gpu) {
+    cl_kernel all[] = { prog->luma_c1, prog->luma_c4, prog->pyrdown,
+      prog->gradient, prog->tensor_h, prog->tensor_v, prog->residual_buf,
+      prog->box_h, prog->solve, prog->upsample, prog->block_means,
+      prog->overlay_c1, prog->overlay_c4, prog->overlay_chroma, prog->copy
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (all); i++) {
+      size_t wg = 0;
+      clGetKernelWorkGroupInfo (all[i], dev->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+      if (wg < 256)
+        prog->gpu = FALSE;
+    }
+  }
+
+  /* The texture path needs float images that filter linearly. */
+  if (dev->image_support) {
+    cl_image_format fmts[256];
+    cl_uint n = 0;
+    size_t mw = 0, mh = 0;
+    clGetSupportedImageFormats (ctx->context, CL_MEM_READ_ONLY,
+        CL_MEM_OBJECT_IMAGE2D, G_N_ELEMENTS (fmts), fmts, &n);
+    for (cl_uint i = 0; i < MIN (n, G_N_ELEMENTS (fmts)); i++)
+      if (fmts[i].image_channel_order == CL_R &&
+          fmts[i].image_channel_data_type == CL_FLOAT)
+        prog->images_ok = TRUE;
+    clGetDeviceInfo (dev->device, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof (mw),
+        &mw, NULL);
+    clGetDeviceInfo (dev->device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof (mh),
+        &mh, NULL);
+    prog->image_max_w = mw;
+    prog->image_max_h = mh;
+  }
+  if (prog->images_ok) {
+    size_t wg = 0;
+    prog->residual_img = clCreateKernel (prog->program, "of_residual_img",
+        &status);
+    if (status == CL_SUCCESS && prog->gpu) {
+      clGetKernelWorkGroupInfo (prog->residual_img, dev->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+      if (wg < 256)
+        prog->gpu = FALSE;
+    }
+    if (status != CL_SUCCESS) {
+      GST_INFO ("no image kernel on %s: %s", dev->name,
+          gst_cl_error_name (status));
+      prog->images_ok = FALSE;
+    }
+  }
+  return TRUE;
+
+fail:
+  gst_cl_optflow_program_clear (prog);
+  return FALSE;
+}
+
+void
+gst_cl_optflow_program_clear (GstCLOptflowProgram * prog)
+{
+  cl_kernel *all[] = { &prog->luma_c1, &prog->luma_c4, &prog->pyrdown,
+    &prog->gradient, &prog->tensor_h, &prog->tensor_v, &prog->residual_buf,
+    &prog->residual_img, &prog->box_h, &prog->solve, &prog->upsample,
+    &prog->zero, &prog->block_means, &prog->overlay_c1, &prog->overlay_c4,
+    &prog->overlay_chroma, &prog->copy
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (*all[i])
+      clReleaseKernel (*all[i]);
+  if (prog->program)
+    clReleaseProgram (prog->program);
+  memset (prog, 0, sizeof (*prog));
+}
+
+gboolean
+gst_cl_optflow_use_images (const GstCLOptflowProgram * prog,
+    const GstCLDeviceInfo * dev, GstCLOptflowSampling sampling, gint width,
+    gint height)
+{
+  if (!prog->images_ok || (gsize) width > prog->image_max_w ||
+      (gsize) height > prog->image_max_h)
+    return FALSE;
+  switch (sampling) {
+    case GST_CL_OPTFLOW_SAMPLING_IMAGE:
+      return TRUE;
+    case GST_CL_OPTFLOW_SAMPLING_BUFFER:
+      return FALSE;
+    default:
+      /* CPU drivers emulate the sampler in software: slower than by hand. */
+      return dev->is_gpu;
+  }
+}
+
+gint
+gst_cl_optflow_effective_levels (gint width, gint height, gint levels)
+{
+  gint n = 1;
+
+  while (n < levels && n < GST_CL_OPTFLOW_MAX_LEVELS) {
+    width = (width + 1) / 2;
+    height = (height + 1) / 2;
+    if (width < GST_CL_OPTFLOW_MIN_LEVEL_SIDE ||
+        height < GST_CL_OPTFLOW_MIN_LEVEL_SIDE)
+      break;
+    n++;
+  }
+  return n;
+}
+
+static void
+release_mem (cl_mem * mem)
+{
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = NULL;
+}
+
+void
+gst_cl_optflow_state_clear (GstCLOptflowState * st)
+{
+  for (gint l = 0; l < GST_CL_OPTFLOW_MAX_LEVELS; l++) {
+    for (gint s = 0; s < 2; s++) {
+      release_mem (&st->pyr[s].luma[l]);
+      release_mem (&st->pyr[s].grad[l]);
+      release_mem (&st->pyr[s].tinv[l]);
+      release_mem (&st->pyr[s].image[l]);
+    }
+    release_mem (&st->flow[l]);
+  }
+  release_mem (&st->tmp);
+  release_mem (&st->res);
+  release_mem (&st->conv);
+  memset (st, 0, sizeof (*st));
+}
+
+void
+gst_cl_optflow_state_reset (GstCLOptflowState * st)
+{
+  st->have_prev = FALSE;
+}
+
+cl_mem
+gst_cl_optflow_state_prev_luma (const GstCLOptflowState * st)
+{
+  return st->have_prev ? st->pyr[st->prev].luma[0] : NULL;
+}
+
+cl_mem
+gst_cl_optflow_image_new (GstCLContext * ctx, gint w, gint h, GError ** error)
+{
+  const cl_image_format fmt = { CL_R, CL_FLOAT };
+  cl_image_desc desc;
+  cl_int status;
+  cl_mem img;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = w;
+  desc.image_height = h;
+  img = clCreateImage (ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL,
+      &status);
+  if (!gst_cl_set_error (status, "clCreateImage(pyramid level)", error))
+    return NULL;
+  return img;
+}
+
+gboolean
+gst_cl_optflow_state_ensure (GstCLOptflowState * st, GstCLContext * ctx,
+    gint width, gint height, gint levels, gint radius, gboolean images,
+    GError ** error)
+{
+  const gsize n = (gsize) width * height;
+  cl_int status = CL_SUCCESS;
+
+  levels = gst_cl_optflow_effective_levels (width, height, levels);
+  if (st->tmp && st->width == width && st->height == height &&
+      st->levels == levels && st->radius == radius && st->images == images)
+    return TRUE;
+
+  gst_cl_optflow_state_clear (st);
+  st->width = width;
+  st->height = height;
+  st->levels = levels;
+  st->radius = radius;
+  st->images = images;
+  for (gint l = 0; l < levels; l++) {
+    st->lw[l] = l ? (st->lw[l - 1] + 1) / 2 : width;
+    st->lh[l] = l ? (st->lh[l - 1] + 1) / 2 : height;
+  }
+
+#define ALLOC(field, bytes, what) G_STMT_START { \
+    field = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, (bytes), NULL, \
+        &status); \
+    if (!gst_cl_set_error (status, "clCreateBuffer(" what ")", error)) \
+      goto fail; \
+  } G_STMT_END
+  for (gint l = 0; l < levels; l++) {
+    const gsize ln = (gsize) st->lw[l] * st->lh[l];
+    for (gint s = 0; s < 2; s++) {
+      ALLOC (st->pyr[s].luma[l], ln * sizeof (cl_float), "pyramid");
+      ALLOC (st->pyr[s].grad[l], ln * sizeof (cl_float2), "gradients");
+      ALLOC (st->pyr[s].tinv[l], ln * sizeof (cl_float4), "tensors");
+      if (images) {
+        st->pyr[s].image[l] = gst_cl_optflow_image_new (ctx, st->lw[l],
+            st->lh[l], error);
+        if (!st->pyr[s].image[l])
+          goto fail;
+      }
+    }
+    if (l > 0)
+      ALLOC (st->flow[l], ln * sizeof (cl_float2), "flow");
+  }
+  ALLOC (st->tmp, n * sizeof (cl_float4), "scratch");
+  ALLOC (st->res, n * sizeof (cl_float2), "residual");
+  ALLOC (st->conv, n, "convergence");
+#undef ALLOC
+  return TRUE;
+
+fail:
+  gst_cl_optflow_state_clear (st);
+  return FALSE;
+}
+
+/* ---- enqueue helpers ---------------------------------------------------- */
+
+/* Sets the kernel's arguments from (size, pointer) pairs. */
+static cl_int
+set_args (cl_kernel k, guint n, ...)
+{
+  va_list ap;
+  cl_int status = CL_SUCCESS;
+
+  va_start (ap, n);
+  for (guint i = 0; i < n; i++) {
+    size_t size = va_arg (ap, size_t);
+    const void *ptr = va_arg (ap, const void *);
+    status |= clSetKernelArg (k, i, size, ptr);
+  }
+  va_end (ap);
+  return status == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
+}
+
+#define MEM(x) sizeof (cl_mem), (const void *) &(x)
+#define INT(x) sizeof (cl_int), (const void *) &(x)
+#define UINT(x) sizeof (cl_uint), (const void *) &(x)
+#define FLOAT(x) sizeof (cl_float), (const void *) &(x)
+
+/* A 2D launch over w x h (one work-item per pixel), event into @event or,
+ * when @events collects, also appended there. */
+static cl_int
+run2d (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k, gint w,
+    gint h, cl_event * event, GPtrArray * events)
+{
+  size_t global[2] = { w, h };
+  size_t local[2] = { 32, 8 };
+  cl_event ev = NULL;
+  cl_int status;
+
+  /* GPUs: 32x8 groups (a warp per row segment, rows sharing the caches of
+   * the window sums), the range rounded up (the kernels skip the excess).
+   * CPUs: the driver's choice, which PoCL vectorises along x. */
+  if (prog->gpu) {
+    global[0] = GST_ROUND_UP_N (global[0], local[0]);
+    global[1] = GST_ROUND_UP_N (global[1], local[1]);
+  }
+  status = clEnqueueNDRangeKernel (q, k, 2, NULL, global,
+      prog->gpu ? local : NULL, 0, NULL, (event || events) ? &ev : NULL);
+  if (status != CL_SUCCESS)
+    return status;
+  if (events && ev) {
+    clRetainEvent (ev);
+    g_ptr_array_add (events, ev);
+  }
+  if (event) {
+    if (*event)
+      clReleaseEvent (*event);
+    *event = ev;
+  } else if (ev) {
+    clReleaseEvent (ev);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int
+gst_cl_optflow_enqueue_luma (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp,
+    const gfloat wts[4], cl_mem dst, cl_event * event)
+{
+  cl_int status;
+
+  if (sp->pixel_bytes == 1) {
+    status = set_args (prog->luma_c1, 6, MEM (src), UINT (sp->offset),
+        INT (sp->stride), INT (sp->width), INT (sp->height), MEM (dst));
+    return status ? status : run2d (prog, queue, prog->luma_c1, sp->width,
+        sp->height, event, NULL);
+  }
+  if (sp->pixel_bytes != 4)
+    return CL_INVALID_VALUE;
+  {
+    const cl_float4 w4 = { {wts[0], wts[1], wts[2], wts[3]} };
+    status = set_args (prog->luma_c4, 7, MEM (src), UINT (sp->offset),
+        INT (sp->stride), INT (sp->width), INT (sp->height),
+        sizeof (cl_float4), (const void *) &w4, MEM (dst));
+  }
+  return status ? status : run2d (prog, queue, prog->luma_c4, sp->width,
+      sp->height, event, NULL);
+}
+
+cl_int
+gst_cl_optflow_enqueue_pyrdown (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, gint w, gint h, cl_mem dst,
+    cl_event * event)
+{
+  const cl_int dw = (w + 1) / 2, dh = (h + 1) / 2;
+  cl_int status = set_args (prog->pyrdown, 6, MEM (src), INT (w), INT (h),
+      MEM (dst), INT (dw), INT (dh));
+  return status ? status : run2d (prog, queue, prog->pyrdown, dw, dh, event, NULL);
+}
+
+cl_int
+gst_cl_optflow_enqueue_gradient (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, gint w, gint h, cl_mem grad,
+    cl_event * event)
+{
+  cl_int status = set_args (prog->gradient, 4, MEM (src), INT (w), INT (h),
+      MEM (grad));
+  return status ? status : run2d (prog, queue, prog->gradient, w, h, event, NULL);
+}
+
+static cl_int
+tensor (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem grad,
+    gint w, gint h, cl_mem tmp, cl_mem tinv, cl_event * event,
+    GPtrArray * events)
+{
+  const cl_float reg = gst_cl_optflow_reg (prog->radius);
+  cl_int status = set_args (prog->tensor_h, 4, MEM (grad), INT (w), INT (h),
+      MEM (tmp));
+  if (status == CL_SUCCESS)
+    status = run2d (prog, queue, prog->tensor_h, w, h, NULL, events);
+  if (status == CL_SUCCESS)
+    status = set_args (prog->tensor_v, 5, MEM (tmp), INT (w), INT (h),
+        FLOAT (reg), MEM (tinv));
+  return status ? status : run2d (prog, queue, prog->tensor_v, w, h, event, events);
+}
+
+cl_int
+gst_cl_optflow_enqueue_tensor (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem grad, gint w, gint h, cl_mem tmp,
+    cl_mem tinv, cl_event * event)
+{
+  return tensor (prog, queue, grad, w, h, tmp, tinv, event, NULL);
+}
+
+static cl_int
+iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
+    cl_mem next, cl_mem next_image, cl_mem grad, cl_mem tinv, gint w, gint h,
+    gfloat epsilon, gboolean first, cl_mem res, cl_mem tmp, cl_mem flow,
+    cl_mem conv, cl_event * event, GPtrArray * events)
+{
+  const cl_float eps2 = epsilon * epsilon;
+  const cl_float reg = gst_cl_optflow_reg (prog->radius);
+  const cl_int first_i = first;
+  cl_kernel kr = next_image ? prog->residual_img : prog->residual_buf;
+  cl_mem nx = next_image ? next_image : next;
+  cl_int status;
+
+  if (!kr)
+    return CL_INVALID_OPERATION;
+  status = set_args (kr, 7, MEM (prev), MEM (nx),
+      MEM (grad), MEM (flow), INT (w), INT (h), MEM (res));
+  if (status == CL_SUCCESS)
+    status = run2d (prog, queue, kr, w, h, NULL, events);
+  if (status == CL_SUCCESS)
+    status = set_args (prog->box_h, 4, MEM (res), INT (w), INT (h), MEM (tmp));
+  if (status == CL_SUCCESS)
+    status = run2d (prog, queue, prog->box_h, w, h, NULL, events);
+  if (status == CL_SUCCESS)
+    status = set_args (prog->solve, 9, MEM (tmp), MEM (tinv), INT (w), INT (h),
+        FLOAT (reg), FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
+  return status ? status : run2d (prog, queue, prog->solve, w, h, event, events);
+}
+
+cl_int
+gst_cl_optflow_enqueue_iteration (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem prev, cl_mem next, cl_mem next_image,
+    cl_mem grad, cl_mem tinv, gint w, gint h, gfloat epsilon, gboolean first,
+    cl_mem res, cl_mem tmp, cl_mem flow, cl_mem conv, cl_event * event)
+{
+  return iteration (prog, queue, prev, next, next_image, grad, tinv, w, h,
+      epsilon, first, res, tmp, flow, conv, event, NULL);
+}
+
+cl_int
+gst_cl_optflow_enqueue_upsample (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem coarse, gint cw, gint ch, cl_mem fine,
+    gint w, gint h, cl_event * event)
+{
+  cl_int status = set_args (prog->upsample, 6, MEM (coarse), INT (cw),
+      INT (ch), MEM (fine), INT (w), INT (h));
+  return status ? status : run2d (prog, queue, prog->upsample, w, h, event, NULL);
+}
+
+cl_int
+gst_cl_optflow_enqueue_to_image (cl_command_queue queue, cl_mem src,
+    cl_mem image, gint w, gint h, cl_event * event)
+{
+  const size_t origin[3] = { 0, 0, 0 }, region[3] = { w, h, 1 };
+  return clEnqueueCopyBufferToImage (queue, src, image, 0, origin, region, 0,
+      NULL, event);
+}
+
+/* Runs @call and, when profiling, keeps its event. */
+#define STEP(call) G_STMT_START { \
+    cl_event _ev = NULL; \
+    cl_event *_evp = events ? &_ev : NULL; \
+    status = (call); \
+    if (status != CL_SUCCESS) \
+      return status; \
+    if (_ev) \
+      g_ptr_array_add (events, _ev); \
+  } G_STMT_END
+
+/* Everything of slot @np derived from its level-0 luma: the other levels,
+ * gradients and tensors (for when it is the previous frame) and images
+ * (for when it is sampled as the next one). */
+static cl_int
+build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
+    cl_command_queue queue, GstCLOptflowPyramid * np, GPtrArray * events)
+{
+  cl_int status;
+
+  for (gint l = 1; l < st->levels; l++)
+    STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
+            st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
+  for (gint l = 0; l < st->levels; l++) {
+    STEP (gst_cl_optflow_enqueue_gradient (prog, queue, np->luma[l],
+            st->lw[l], st->lh[l], np->grad[l], _evp));
+    status = tensor (prog, queue, np->grad[l], st->lw[l], st->lh[l], st->tmp,
+        np->tinv[l], NULL, events);
+    if (status != CL_SUCCESS)
+      return status;
+    if (st->images)
+      STEP (gst_cl_optflow_enqueue_to_image (queue, np->luma[l],
+              np->image[l], st->lw[l], st->lh[l], _evp));
+  }
+  return CL_SUCCESS;
+}
+
+cl_int
+gst_cl_optflow_state_restore_prev (GstCLOptflowProgram * prog,
+    GstCLOptflowState * st, cl_command_queue queue, const gfloat * luma,
+    cl_event * event)
+{
+  const gsize bytes = sizeof (gfloat) * st->width * st->height;
+  cl_int status;
+
+  if (!st->tmp || prog->radius != st->radius)
+    return CL_INVALID_VALUE;
+  status = clEnqueueWriteBuffer (queue, st->pyr[st->prev].luma[0], CL_TRUE,
+      0, bytes, luma, 0, NULL, NULL);
+  if (status == CL_SUCCESS)
+    status = build_pyramid (prog, st, queue, &st->pyr[st->prev], NULL);
+  if (status == CL_SUCCESS)
+    status = clEnqueueMarkerWithWaitList (queue, 0, NULL, event);
+  st->have_prev = status == CL_SUCCESS;
+  return status;
+}
+
+cl_int
+gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
+    GstCLOptflowState * st, cl_command_queue queue,
+    const GstCLOptflowParams * params, cl_mem src, const GstCLPlane * sp,
+    const gfloat wts[4], cl_mem flow, cl_event * event, GPtrArray * events)
+{
+  const gint cur = st->prev ^ 1;
+  GstCLOptflowPyramid *np = &st->pyr[cur], *pp = &st->pyr[st->prev];
+  const gboolean have_prev = st->have_prev;
+  cl_int status;
+
+  if (sp->width != st->width || sp->height != st->height ||
+      prog->radius != st->radius || (st->images && !prog->residual_img))
+    return CL_INVALID_VALUE;
+
+  /* 1. the new frame: its luma, then what the flow needs of it */
+  STEP (gst_cl_optflow_enqueue_luma (prog, queue, src, sp, wts, np->luma[0],
+          _evp));
+  status = build_pyramid (prog, st, queue, np, events);
+  if (status != CL_SUCCESS)
+    return status;
+
+  /* 2. the flow, coarse to fine */
+  if (!have_prev) {
+    const cl_int n2 = st->width * st->height;
+    size_t global = GST_ROUND_UP_64 (n2);
+    status = set_args (prog->zero, 2, MEM (flow), INT (n2));
+    if (status != CL_SUCCESS)
+      return status;
+    STEP (clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL, &global, NULL,
+            0, NULL, event ? event : _evp));
+    if (event && events && *event) {
+      clRetainEvent (*event);
+      g_ptr_array_add (events, *event);
+    }
+  } else {
+    for (gint l = st->levels - 1; l >= 0; l--) {
+      cl_mem f = l ? st->flow[l] : flow;
+      if (l == st->levels - 1) {
+        const cl_int n2 = st->lw[l] * st->lh[l];
+        size_t global = GST_ROUND_UP_64 (n2);
+        status = set_args (prog->zero, 2, MEM (f), INT (n2));
+        if (status != CL_SUCCESS)
+          return status;
+        STEP (clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL, &global,
+                NULL, 0, NULL, _evp));
+      } else {
+        STEP (gst_cl_optflow_enqueue_upsample (prog, queue, st->flow[l + 1],
+                st->lw[l + 1], st->lh[l + 1], f, st->lw[l], st->lh[l], _evp));
+      }
+      for (gint it = 0; it < params->iterations; it++) {
+        const gboolean last = l == 0 && it == params->iterations - 1;
+        status = iteration (prog, queue, pp->luma[l], np->luma[l],
+            st->images ? np->image[l] : NULL, pp->grad[l], pp->tinv[l],
+            st->lw[l], st->lh[l], params->epsilon, it == 0, st->res, st->tmp,
+            f, st->conv, last ? event : NULL, events);
+        if (status != CL_SUCCESS)
+          return status;
+      }
+    }
+  }
+  st->prev = cur;
+  st->have_prev = TRUE;
+  return CL_SUCCESS;
+}
+
+cl_int
+gst_cl_optflow_enqueue_overlay (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, gint kind, gint a, gint b, gint c, cl_mem flow,
+    gint w, gint h, GstCLOptflowStyle style, gfloat max_motion,
+    cl_event * event)
+{
+  const cl_int st = style;
+  cl_int status;
+
+  switch (kind) {
+    case 0:
+      status = set_args (prog->overlay_c1, 11, MEM (src), UINT (sp->offset),
+          INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
+          MEM (flow), INT (w), INT (h), INT (st), FLOAT (max_motion));
+      return status ? status : run2d (prog, queue, prog->overlay_c1, sp->width,
+          sp->height, event, NULL);
+    case 1:
+      status = set_args (prog->overlay_c4, 14, MEM (src), UINT (sp->offset),
+          INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
+          MEM (flow), INT (w), INT (h), INT (st), FLOAT (max_motion), INT (a),
+          INT (b), INT (c));
+      return status ? status : run2d (prog, queue, prog->overlay_c4, sp->width,
+          sp->height, event, NULL);
+    case 2:
+      status = set_args (prog->overlay_chroma, 16, MEM (src),
+          UINT (sp->offset), INT (sp->stride), MEM (dst), UINT (dp->offset),
+          INT (dp->stride), INT (sp->width), INT (sp->height),
+          INT (sp->pixel_bytes), INT (a), INT (b), MEM (flow), INT (w),
+          INT (h), INT (st), FLOAT (max_motion));
+      return status ? status : run2d (prog, queue, prog->overlay_chroma, sp->width,
+          sp->height, event, NULL);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int
+gst_cl_optflow_enqueue_copy (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, cl_event * event)
+{
+  const cl_int wb = sp->width * sp->pixel_bytes;
+  cl_int status = set_args (prog->copy, 8, MEM (src), UINT (sp->offset),
+      INT (sp->stride), MEM (dst), UINT (dp->offset), INT (dp->stride),
+      INT (wb), INT (sp->height));
+  return status ? status : run2d (prog, queue, prog->copy, (wb + 15) / 16,
+      sp->height, event, NULL);
+}
+
+cl_int
+gst_cl_optflow_enqueue_block_means (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem flow, gint w, gint h, gint bs,
+    cl_mem means, cl_event * event)
+{
+  const cl_int gw = (w + bs - 1) / bs, gh = (h + bs - 1) / bs;
+  cl_int status = set_args (prog->block_means, 7, MEM (flow), INT (w),
+      INT (h), INT (bs), INT (gw), INT (gh), MEM (means));
+  return status ? status : run2d (prog, queue, prog->block_means, gw, gh, event,
+      NULL);
+}

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Kernel checker for the optical-flow kernels (dav1d checkasm style): each
+ * kernel (luma, pyramid downsample, gradients, tensor, one refinement
+ * iteration with buffer and image sampling, upsample, block means, overlay
+ * for every plane kind and both styles, copy) on every OpenCL device
+ * against its C reference in gst/ref/optflow.c, on random data of awkward
+ * sizes, padded strides and unaligned plane offsets. Prints the failing
+ * parameters; and the temporal state restored from the previous frame's
+ * luma giving the same flow. Exit 77 when no device exists. */
+#include "cl/gstclcontext.h"
+#include "elements/gstcloptflowkernel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernelcheck.h"
+
+typedef struct
+{
+  gint width, height;
+} Size;
+
+static const Size sizes[] = {
+  {1, 1}, {2, 2}, {3, 7}, {17, 5}, {97, 61}, {641, 481},
+};
+
+static const gint radii[] = { 7, 1 };
+
+static gint n_checked, n_failed;
+
+static gfloat
+frnd (gfloat lo, gfloat hi)
+{
+  guint32 v = ((guint32) rnd () << 8) | rnd ();
+  return lo + (hi - lo) * (v / 65535.0f);
+}
+
+static cl_mem
+upload (GstCLContext * ctx, const void *data, gsize bytes)
+{
+  cl_int status;
+  cl_mem m = clCreateBuffer (ctx->context,
+      CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *) data,
+      &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  return m;
+}
+
+static cl_mem
+scratch (GstCLContext * ctx, gsize bytes)
+{
+  cl_int status;
+  cl_mem m = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+      &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  return m;
+}
+
+static void
+download (GstCLContext * ctx, cl_mem m, void *data, gsize bytes)
+{
+  g_assert_cmpint (clEnqueueReadBuffer (ctx->queue, m, CL_TRUE, 0, bytes,
+          data, 0, NULL, NULL), ==, CL_SUCCESS);
+}
+
+/* Largest |a - b| / (abs_tol + rel_tol * |b|) over n floats; > 1 fails. */
+static gdouble
+float_err (const gfloat * a, const gfloat * b, gsize n, gdouble abs_tol,
+    gdouble rel_tol, gsize * where)
+{
+  gdouble worst = 0;
+  for (gsize i = 0; i < n; i++) {
+    gdouble e = fabs ((gdouble) a[i] - b[i]) / (abs_tol + rel_tol * fabs (b[i]));
+    if (!(e <= worst)) {        /* catches NaN too */
+      worst = isnan (e) ? INFINITY : e;
+      *where = i;
+    }
+  }
+  return worst;
+}
+
+static void
+report (const gchar * dev, const gchar * what, const Size * sz, gint r,
+    cl_int status, gdouble err, gsize where, gint w)
+{
+  n_checked++;
+  if (status != CL_SUCCESS || err > 1.0) {
+    n_failed++;
+    g_print ("FAIL %s: %s %dx%d r=%d: status %d, error %.3g of tolerance "
+        "at (%d, %d)\n", dev, what, sz->width, sz->height, r, status, err,
+        (gint) (where % MAX (w, 1)), (gint) (where / MAX (w, 1)));
+  }
+}
+
+static void
+check_size (GstCLContext * ctx, GstCLOptflowProgram * prog, const Size * sz)
+{
+  const gchar *dev = ctx->device->name;
+  const gint w = sz->width, h = sz->height, r = prog->radius;
+  const gsize n = (gsize) w * h;
+  const gint cw = (w + 1) / 2, ch = (h + 1) / 2;
+  gfloat *a = g_new (gfloat, n), *b = g_new (gfloat, n);
+  gfloat *grad = g_new (gfloat, 2 * n), *tinv = g_new (gfloat, 4 * n);
+  gfloat *flow = g_new (gfloat, 2 * n), *out = g_new (gfloat, 4 * n);
+  gfloat *ref = g_new (gfloat, 4 * n);
+  guint8 *conv = g_new (guint8, n), *conv_out = g_new (guint8, n);
+  cl_mem ma, mb, mg, mt, mf, mc, mres, mtmp, mout;
+  gsize where = 0;
+  gdouble err;
+  cl_int status;
+
+  for (gsize i = 0; i < n; i++) {
+    a[i] = rnd ();
+    b[i] = rnd ();
+  }
+  ma = upload (ctx, a, n * 4);
+  mb = upload (ctx, b, n * 4);
+  mout = scratch (ctx, n * 16);
+
+  /* luma, 1 and 4 bytes per pixel, padded stride, unaligned offset */
+  for (gint cn = 1; cn <= 4; cn += 3) {
+    const gfloat wts[4] = { 29, 150, 77, 0 };
+    GstCLPlane sp = { 4096 + 13, w * cn + rnd () % 37, w, h, cn };
+    gsize bytes = sp.offset + (gsize) sp.stride * h;
+    guint8 *src = g_malloc (bytes);
+    cl_mem ms;
+    for (gsize i = 0; i < bytes; i++)
+      src[i] = rnd ();
+    ms = upload (ctx, src, bytes);
+    status = gst_cl_optflow_enqueue_luma (prog, ctx->queue, ms, &sp, wts,
+        mout, NULL);
+    if (status == CL_SUCCESS)
+      download (ctx, mout, out, n * 4);
+    gst_cl_ref_optflow_luma (src + sp.offset, sp.stride, w, h, cn, wts, ref);
+    err = status ? 0 : float_err (out, ref, n, 1e-3, 1e-6, &where);
+    report (dev, cn == 1 ? "luma c1" : "luma c4", sz, r, status, err, where,
+        w);
+    clReleaseMemObject (ms);
+    g_free (src);
+  }
+
+  /* pyramid downsample */
+  status = gst_cl_optflow_enqueue_pyrdown (prog, ctx->queue, ma, w, h, mout,
+      NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mout, out, (gsize) cw * ch * 4);
+  gst_cl_ref_optflow_pyrdown (a, w, h, ref);
+  err = status ? 0 : float_err (out, ref, (gsize) cw * ch, 1e-3, 1e-5, &where);
+  report (dev, "pyrdown", sz, r, status, err, where, cw);
+
+  /* gradients */
+  mg = scratch (ctx, n * 8);
+  status = gst_cl_optflow_enqueue_gradient (prog, ctx->queue, ma, w, h, mg,
+      NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mg, out, n * 8);
+  gst_cl_ref_optflow_gradient (a, w, h, grad);
+  err = status ? 0 : float_err (out, grad, 2 * n, 1e-3, 1e-5, &where);
+  report (dev, "gradient", sz, r, status, err, where / 2, w);
+
+  /* tensor (from the reference gradients, so only this kernel is tested) */
+  clReleaseMemObject (mg);
+  mg = upload (ctx, grad, n * 8);
+  mt = scratch (ctx, n * 16);
+  status = gst_cl_optflow_enqueue_tensor (prog, ctx->queue, mg, w, h, mout,
+      mt, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mt, out, n * 16);
+  gst_cl_ref_optflow_tensor (grad, w, h, r, gst_cl_optflow_reg (r), tinv);
+  {
+    gfloat scale = 0;
+    for (gsize i = 0; i < 4 * n; i++)
+      scale = MAX (scale, fabsf (tinv[i]));
+    err = status ? 0 : float_err (out, tinv, 4 * n, 1e-4 * scale, 1e-4,
+        &where);
+  }
+  report (dev, "tensor", sz, r, status, err, where / 4, w);
+
+  /* one iteration, first and later, buffer and image sampling */
+  mres = scratch (ctx, n * 8);
+  mtmp = scratch (ctx, n * 8);
+  for (gint img = 0; img <= 1; img++) {
+    cl_mem image = NULL;
+    if (img) {
+      GError *e = NULL;
+      if (!prog->images_ok) {
+        g_print ("%s: no float images with linear filtering; image path "
+            "not checked\n", dev);
+        break;
+      }
+      image = gst_cl_optflow_image_new (ctx, w, h, &e);
+      g_assert_no_error (e);
+      g_assert_cmpint (gst_cl_optflow_enqueue_to_image (ctx->queue, mb, image,
+              w, h, NULL), ==, CL_SUCCESS);
+    }
+    for (gint first = 1; first >= 0; first--) {
+      const gfloat eps = 0.05f;
+      gfloat *fref = g_new (gfloat, 2 * n);
+      guint8 *cref = g_new (guint8, n);
+      for (gsize i = 0; i < 2 * n; i++)
+        flow[i] = frnd (-3.0f, 3.0f);
+      for (gsize i = 0; i < n; i++)
+        conv[i] = rnd () < 64;
+      memcpy (fref, flow, n * 8);
+      memcpy (cref, conv, n);
+      mf = upload (ctx, flow, n * 8);
+      mc = upload (ctx, conv, n);
+      status = gst_cl_optflow_enqueue_iteration (prog, ctx->queue, ma, mb,
+          image, mg, mt, w, h, eps, first, mres, mtmp, mf, mc, NULL);
+      if (status == CL_SUCCESS) {
+        download (ctx, mf, out, n * 8);
+        download (ctx, mc, conv_out, n);
+      }
+      /* The reference with the kernel's own tensors: only this step. */
+      gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r,
+          gst_cl_optflow_reg (r), eps, first, fref, cref);
+      /* The texture unit may interpolate with 8-bit weights (GPUs). */
+      err = status ? 0 : float_err (out, fref, 2 * n, img ? 2e-2 : 1e-3,
+          1e-3, &where);
+      where /= 2;
+      if (status == CL_SUCCESS && err <= 1.0) {
+        /* Flags agree except where the move is within 1% of eps. */
+        for (gsize i = 0; i < n; i++) {
+          gfloat dx = fref[2 * i] - flow[2 * i];
+          gfloat dy = fref[2 * i + 1] - flow[2 * i + 1];
+          gfloat m = sqrtf (dx * dx + dy * dy);
+          if (conv_out[i] != cref[i] && fabsf (m - eps) > 0.01f * eps &&
+              !img) {
+            err = 2.0;
+            where = i;
+          }
+        }
+      }
+      report (dev, img ? (first ? "iteration image first" :
+              "iteration image") : (first ? "iteration buffer first" :
+              "iteration buffer"), sz, r, status, err, where, w);
+      clReleaseMemObject (mf);
+      clReleaseMemObject (mc);
+      g_free (fref);
+      g_free (cref);
+    }
+    if (image)
+      clReleaseMemObject (image);
+  }
+
+  /* upsample from a coarse level of ((w+1)/2) x ((h+1)/2) */
+  for (gsize i = 0; i < (gsize) 2 * cw * ch; i++)
+    flow[i] = frnd (-20.0f, 20.0f);
+  mf = upload (ctx, flow, (gsize) cw * ch * 8);
+  status = gst_cl_optflow_enqueue_upsample (prog, ctx->queue, mf, cw, ch,
+      mout, w, h, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mout, out, n * 8);
+  gst_cl_ref_optflow_upsample (flow, cw, ch, ref, w, h);
+  err = status ? 0 : float_err (out, ref, 2 * n, 1e-4, 1e-5, &where);
+  report (dev, "upsample", sz, r, status, err, where / 2, w);
+  clReleaseMemObject (mf);
+
+  /* block means of a smooth field plus noise */
+  for (gsize i = 0; i < n; i++) {
+    flow[2 * i] = 5.0f * sinf (i * 0.001f) + frnd (-1, 1);
+    flow[2 * i + 1] = -3.0f + frnd (-1, 1);
+  }
+  mf = upload (ctx, flow, n * 8);
+  for (gint bs = 1; bs <= 16; bs += 15) {
+    const gint gw = (w + bs - 1) / bs, gh = (h + bs - 1) / bs;
+    status = gst_cl_optflow_enqueue_block_means (prog, ctx->queue, mf, w, h,
+        bs, mout, NULL);
+    if (status == CL_SUCCESS)
+      download (ctx, mout, out, (gsize) gw * gh * 8);
+    gst_cl_ref_optflow_block_means (flow, w, h, bs, ref);
+    err = status ? 0 : float_err (out, ref, 2 * gw * gh, 1e-4, 1e-4, &where);
+    report (dev, bs == 1 ? "block means 1" : "block means 16", sz, r, status,
+        err, where / 2, gw);
+  }
+  clReleaseMemObject (mf);
+
+  clReleaseMemObject (ma);
+  clReleaseMemObject (mb);
+  clReleaseMemObject (mg);
+  clReleaseMemObject (mt);
+  clReleaseMemObject (mres);
+  clReleaseMemObject (mtmp);
+  clReleaseMemObject (mout);
+  g_free (a);
+  g_free (b);
+  g_free (grad);
+  g_free (tinv);
+  g_free (flow);
+  g_free (out);
+  g_free (ref);
+  g_free (conv);
+  g_free (conv_out);
+}
+
+/* Overlay and copy of every plane kind: bytes within 2 LSB (float
+ * rounding of the colour), and for arrows at most 0.2% of the pixels
+ * may differ more (a pixel at exactly the stroke's distance). */
+typedef struct
+{
+  const gchar *name;
+  gint kind, pb, a, b, c, sub;
+} PlaneKind;
+
+static const PlaneKind kinds[] = {
+  {"y", 0, 1, 0, 0, 0, 1},
+  {"rgba", 1, 4, 0, 1, 2, 1},
+  {"bgrx", 1, 4, 2, 1, 0, 1},
+  {"nv12-uv", 2, 2, 0, 1, 0, 2},
+  {"i420-u", 2, 1, 0, -1, 0, 2},
+  {"i420-v", 2, 1, -1, 0, 0, 2},
+};
+
+static void
+check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
+    const Size * sz)
+{
+  const gchar *dev = ctx->device->name;
+  const gint w = sz->width, h = sz->height;
+  const gsize n = (gsize) w * h;
+  gfloat *flow = g_new (gfloat, 2 * n);
+  cl_mem mf;
+
+  /* A rotating field with noise: every direction, lengths up to 12 px. */
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++) {
+      flow[2 * (y * w + x)] = 0.05f * (y - h / 2) + frnd (-2, 2);
+      flow[2 * (y * w + x) + 1] = -0.05f * (x - w / 2) + frnd (-2, 2);
+    }
+  mf = upload (ctx, flow, n * 8);
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    const PlaneKind *pk = &kinds[k];
+    const gint pw = pk->sub == 2 ? (w + 1) / 2 : w;
+    const gint ph = pk->sub == 2 ? (h + 1) / 2 : h;
+    const gint pad = rnd () % 29;
+    GstCLPlane sp = { 4096 + 5, pw * pk->pb + pad, pw, ph, pk->pb };
+    GstCLPlane dp = { 64 + 3, pw * pk->pb + (pad ? 7 : 0), pw, ph, pk->pb };
+    gsize src_size = sp.offset + (gsize) sp.stride * ph;
+    gsize dst_size = dp.offset + (gsize) dp.stride * ph + 64;
+    guint8 *src = g_malloc (src_size), *dst = g_malloc (dst_size),
+        *ref = g_malloc (dst_size);
+    cl_mem ms, md;
+
+    for (gsize i = 0; i < src_size; i++)
+      src[i] = rnd ();
+    ms = upload (ctx, src, src_size);
+    for (gint style = -1; style <= 1; style++) {
+      gint maxdiff = 0, bad_x = -1, bad_y = -1, over = 0;
+      gboolean guard_ok = TRUE;
+      cl_int status;
+      gchar what[64];
+
+      memset (dst, 0xA5, dst_size);
+      memcpy (ref, dst, dst_size);
+      md = upload (ctx, dst, dst_size);
+      if (style < 0) {
+        /* copy (output=passthrough) */
+        status = gst_cl_optflow_enqueue_copy (prog, ctx->queue, ms, &sp, md,
+            &dp, NULL);
+        for (gint y = 0; y < ph; y++)
+          memcpy (ref + dp.offset + y * dp.stride,
+              src + sp.offset + y * sp.stride, (gsize) pw * pk->pb);
+      } else {
+        status = gst_cl_optflow_enqueue_overlay (prog, ctx->queue, ms, &sp,
+            md, &dp, pk->kind, pk->a, pk->b, pk->c, mf, w, h, style, 6.0f,
+            NULL);
+        /* The reference leaves what the kernel does not write alone: the
+         * unchanged bytes of a 4-byte pixel are copied, chroma bytes of the
+         * other component are not touched (as in the kernel). */
+        gst_cl_ref_optflow_overlay (src + sp.offset, sp.stride,
+            ref + dp.offset, dp.stride, pw, ph, pk->kind, pk->pb, pk->a,
+            pk->b, pk->c, flow, w, h, style, 6.0f);
+      }
+      if (status == CL_SUCCESS)
+        download (ctx, md, dst, dst_size);
+      clReleaseMemObject (md);
+      if (status == CL_SUCCESS) {
+        maxdiff = kernelcheck_compare (dst, ref, dst_size, dp.offset,
+            dp.stride, pw * pk->pb, ph, 0xA5, &bad_x, &bad_y, &guard_ok);
+        for (gint y = 0; y < ph; y++)
+          for (gint x = 0; x < pw * pk->pb; x++)
+            over += abs (dst[dp.offset + y * dp.stride + x] -
+                ref[dp.offset + y * dp.stride + x]) > 2;
+      }
+      g_snprintf (what, sizeof (what), "%s %s", style < 0 ? "copy" :
+          style ? "overlay arrows" : "overlay colour", pk->name);
+      n_checked++;
+      if (status != CL_SUCCESS || !guard_ok ||
+          (style < 0 && maxdiff > 0) || (style == 0 && maxdiff > 2) ||
+          (style == 1 && over > (gint) (0.002 * pw * ph) + 1)) {
+        n_failed++;
+        g_print ("FAIL %s: %s %dx%d: status %d, max diff %d at (%d, %d), "
+            "%d bytes over 2, guard %s\n", dev, what, w, h, status, maxdiff,
+            bad_x, bad_y, over, guard_ok ? "ok" : "OVERWRITTEN");
+      }
+    }
+    clReleaseMemObject (ms);
+    g_free (src);
+    g_free (dst);
+    g_free (ref);
+  }
+  clReleaseMemObject (mf);
+  g_free (flow);
+}
+
+/* The temporal state can move: a state restored from the previous frame's
+ * level-0 luma gives the next frame the same flow as the state that saw
+ * that frame itself (what a device switch relies on). */
+static void
+check_state_restore (GstCLContext * ctx, GstCLOptflowProgram * prog,
+    gboolean images)
+{
+  const gint w = 97, h = 61;
+  const gsize n = (gsize) w * h;
+  const GstCLOptflowParams params = { 3, 0.01f };
+  const gfloat wts[4] = { 0 };
+  GstCLPlane plane = { 0, w, w, h, 1 };
+  GstCLOptflowState s1 = { 0 }, s2 = { 0 };
+  guint8 *a = g_malloc (n), *b = g_malloc (n);
+  gfloat *luma = g_new (gfloat, n), *f1 = g_new (gfloat, 2 * n),
+      *f2 = g_new (gfloat, 2 * n);
+  cl_mem ma, mb, mf;
+  GError *err = NULL;
+  cl_int status = CL_SUCCESS;
+  gsize where = 0;
+  gdouble e;
+
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++) {
+      a[y * w + x] = 128 + 60 * sinf (x * 0.3f) * cosf (y * 0.21f + x * 0.05f);
+      b[y * w + x] = 128 + 60 * sinf ((x - 1.3f) * 0.3f) *
+          cosf ((y + 0.7f) * 0.21f + (x - 1.3f) * 0.05f);
+      luma[y * w + x] = a[y * w + x];
+    }
+  ma = upload (ctx, a, n);
+  mb = upload (ctx, b, n);
+  mf = scratch (ctx, n * 8);
+  g_assert_true (gst_cl_optflow_state_ensure (&s1, ctx, w, h, 3, prog->radius,
+          images, &err));
+  g_assert_true (gst_cl_optflow_state_ensure (&s2, ctx, w, h, 3, prog->radius,
+          images, &err));
+  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, ma,
+      &plane, wts, mf, NULL, NULL);
+  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, mb,
+      &plane, wts, mf, NULL, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mf, f1, n * 8);
+  status |= gst_cl_optflow_state_restore_prev (prog, &s2, ctx->queue, luma,
+      NULL);
+  status |= gst_cl_optflow_enqueue_frame (prog, &s2, ctx->queue, &params, mb,
+      &plane, wts, mf, NULL, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mf, f2, n * 8);
+  /* The flow is not zero (so the comparison means something) and equal. */
+  e = status ? 0 : float_err (f2, f1, 2 * n, 1e-6, 0, &where);
+  if (status == CL_SUCCESS && fabsf (f1[2 * (n / 2)]) < 0.5f)
+    e = 2.0;
+  report (ctx->device->name, images ? "state restore (images)" :
+      "state restore", &(Size) {
+      w, h}, prog->radius, status, e, where / 2, w);
+  gst_cl_optflow_state_clear (&s1);
+  gst_cl_optflow_state_clear (&s2);
+  clReleaseMemObject (ma);
+  clReleaseMemObject (mb);
+  clReleaseMemObject (mf);
+  g_free (a);
+  g_free (b);
+  g_free (luma);
+  g_free (f1);
+  g_free (f2);
+}
+
+int
+main (int argc, char **argv)
+{
+  const GPtrArray *devices = KERNELCHECK_DEVICES (argc, argv);
+
+  for (guint d = 0; d < devices->len; d++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, d);
+    GError *err = NULL;
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+
+    if (!ctx) {
+      g_print ("FAIL %s: no context: %s\n", dev->name, err->message);
+      g_clear_error (&err);
+      n_failed++;
+      continue;
+    }
+    for (guint ri = 0; ri < G_N_ELEMENTS (radii); ri++) {
+      GstCLOptflowProgram prog;
+      if (!gst_cl_optflow_program_init (&prog, ctx, radii[ri], &err)) {
+        g_print ("FAIL %s: program (radius %d): %s\n", dev->name, radii[ri],
+            err->message);
+        g_clear_error (&err);
+        n_failed++;
+        continue;
+      }
+      g_print ("%s, radius %d, image sampling %s\n", dev->name, radii[ri],
+          prog.images_ok ? "checked" : "unavailable");
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        check_size (ctx, &prog, &sizes[s]);
+        if (ri == 0)
+          check_overlay (ctx, &prog, &sizes[s]);
+      }
+      check_state_restore (ctx, &prog, FALSE);
+      if (prog.images_ok)
+        check_state_restore (ctx, &prog, TRUE);
+      gst_cl_optflow_program_clear (&prog);
+    }
+    gst_object_unref (ctx);
+  }
+  g_print ("%d checks, %d failed\n", n_checked, n_failed);
+  return n_failed ? 1 : 0;
+}
