@@ -7,6 +7,7 @@
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
 #include "gstclutils.h"
+#include "gstclva.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_filter_debug
@@ -31,6 +32,7 @@ typedef struct
   gboolean needs_build;
   gboolean built;
 
+  GstCLVaPath va_path;          /* how VA decoders' frames arrive */
   GstBufferPool *import_pool;   /* copies of unaligned foreign input */
   GstBufferPool *proposed_pool;
 
@@ -199,6 +201,18 @@ gst_cl_filter_start (GstBaseTransform * trans)
     return FALSE;
   }
   GST_INFO_OBJECT (self, "running on %s", priv->device->name);
+  {
+    GstCLVaProbe probe;
+    gchar *extensions = NULL;
+    const gchar *why = NULL;
+    gst_cl_va_probe_init (&probe, priv->device->platform,
+        priv->device->device, &extensions);
+    priv->va_path = gst_cl_va_probe (&probe, NULL, &why);
+    GST_DEBUG_OBJECT (self, "VA-API frames: %s%s",
+        priv->va_path == GST_CL_VA_PATH_SHARED ? "shared" : "system memory, ",
+        why ? why : "");
+    g_free (extensions);
+  }
   g_object_notify (G_OBJECT (self), "current-device");
 
   GST_OBJECT_LOCK (self);
@@ -284,6 +298,13 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans,
 {
   GstCaps *result = gst_cl_filter_caps_with_features (caps);
 
+  /* Upstream may hand over VA surfaces only when they can be shared. */
+  if (direction == GST_PAD_SRC) {
+    GstCaps *tmp = gst_cl_va_sink_caps (result, PRIV (GST_CL_FILTER
+            (trans))->va_path);
+    gst_caps_unref (result);
+    result = tmp;
+  }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
