@@ -1,14 +1,49 @@
 #!/bin/bash
-# What is measured on the GPU machine (see docs/PERFORMANCE.md), in two
-# parts so each stays within one 10-minute device call. From the checkout
-# root there, after building here:
+# What is measured on the GPU machine (see docs/PERFORMANCE.md), in parts
+# so each stays within one 10-minute device call. From the checkout root
+# there, after building here:
 #   . .device/env.sh && bench/device-run.sh check "$OUT"   # correctness, kernels
-#   . .device/env.sh && bench/device-run.sh peers "$OUT"   # pipelines, peers
-part=${1:?usage: device-run.sh check|peers OUT}
+#   . .device/env.sh && bench/device-run.sh peers "$OUT"   # blur pipelines, peers
+#   . .device/env.sh && bench/device-run.sh bench "$OUT"   # bench/bench.py: every
+#        element and chain against every peer on both devices, then PoCL
+#        scaling 2..16 cores (at most 8 minutes: --budget and timeouts)
+part=${1:?usage: device-run.sh check|peers|bench OUT}
 out=${2:-/tmp/device-run}
 mkdir -p "$out"
 export GST_PLUGIN_PATH=$PWD/build GST_CL_CACHE_DIR=/tmp/clcache
 step() { echo "=== $1 ($(date +%T))"; }
+
+if [ "$part" = bench ]; then
+  # One run of everything (3 sizes x GRAY8/NV12 x GPU and PoCL); hard limit so
+  # the scaling below still fits in the 10-minute call.
+  step "bench.py, all devices" > "$out/bench.log"
+  timeout 330 python3 bench/bench.py --sizes 1080p,4K,480p --reps 2 --seconds 0.15 \
+      --budget 280 --out "$out/full" >> "$out/bench.log" 2>&1
+  echo "exit $?" >> "$out/bench.log"
+  # PoCL on 2..16 cores, 1080p GRAY8, our elements beside the OpenCV peers
+  # given the same cores. PoCL 3.x/4.x read POCL_MAX_PTHREAD_COUNT, 5.x
+  # POCL_CPU_MAX_CU_COUNT; taskset pins everything (OpenCV's threads too).
+  # The logged compute_units line says what PoCL took.
+  for n in 2 4 8 16; do
+    [ "$n" -le "$(nproc)" ] || continue
+    step "PoCL on $n cores" >> "$out/bench.log"
+    POCL_MAX_PTHREAD_COUNT=$n POCL_CPU_MAX_CU_COUNT=$n OPENCV_FOR_THREADS_NUM=$n \
+      timeout 35 taskset -c 0-$((n - 1)) python3 bench/bench.py --devices cpu \
+        --sizes 1080p --formats GRAY8 --kinds ours,gst,cv,floor --reps 2 --seconds 0.15 \
+        --budget 25 \
+        --tag cores=$n --out "$out/cores-$n" > "$out/cores-$n.log" 2>&1
+    echo "exit $?" >> "$out/cores-$n.log"
+    grep -h "OpenCL devices" "$out/cores-$n.log" >> "$out/bench.log"
+  done
+  sed -n '/^## Headline/,$p' "$out/bench.log"
+  for n in 2 4 8 16; do
+    [ -f "$out/cores-$n.log" ] && grep -E "^  (ours|cv|gst) " "$out/cores-$n.log" | sed "s/^/$n cores: /"
+  done
+  # plots where matplotlib exists (else: bench/plot.py on the fetched results)
+  python3 bench/plot.py "$out/full" > /dev/null 2>&1 &&
+    python3 bench/plot.py --scaling "$out"/cores-*/ --out "$out/full" > /dev/null 2>&1
+  exit 0
+fi
 
 if [ "$part" = check ]; then
   {

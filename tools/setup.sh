@@ -15,7 +15,8 @@ packages="meson ninja-build pkg-config gcc libc6-dev
   gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0 ffmpeg"
 # ugly: x264enc; bad: h264parse; libav: H.264 decoding; rtsp + gir: the RTSP
 # server; ffmpeg: ffprobe, the integration tests' outside view.
-[ "${1:-}" = "--bench" ] && packages="$packages gstreamer1.0-opencv"
+[ "${1:-}" = "--bench" ] && packages="$packages gstreamer1.0-opencv
+  python3-matplotlib"
 
 missing=""
 for p in $packages; do

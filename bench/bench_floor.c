@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The device's floor for a frame, as ../shared/tools/cllimits.c measures it,
+ * on every OpenCL device: a kernel that reads and writes every byte
+ * (uchar16), a device copy, and pinned upload and download, each the median
+ * device time (profiling events) of ITERATIONS commands rotating over
+ * enough buffers (up to 256 MiB) that a large cache does not hold them.
+ * One JSON line per device and size, for bench/bench.py. A report, never
+ * a test.
+ * Usage: bench_floor ITERATIONS BYTES...   (no BYTES: the device list) */
+#include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
+
+#include <stdlib.h>
+
+#include "benchutil.h"
+
+typedef struct
+{
+  GstCLContext *ctx;
+  cl_kernel copy;
+  cl_mem *bufs;
+  gint nbuf, i;
+  size_t n16, bytes;
+  void *pinned;
+  gint what;                    /* 0 read+write kernel, 1 copy, 2 up, 3 down */
+} Job;
+
+static cl_int
+launch (gpointer data, cl_event * ev)
+{
+  Job *j = data;
+  cl_mem a = j->bufs[j->i % j->nbuf], b = j->bufs[(j->i + 1) % j->nbuf];
+  cl_command_queue q = j->ctx->queue;
+  j->i += 2;
+  switch (j->what) {
+    case 0:
+      clSetKernelArg (j->copy, 0, sizeof (cl_mem), &a);
+      clSetKernelArg (j->copy, 1, sizeof (cl_mem), &b);
+      return clEnqueueNDRangeKernel (q, j->copy, 1, NULL, &j->n16, NULL, 0,
+          NULL, ev);
+    case 1:
+      return clEnqueueCopyBuffer (q, a, b, 0, 0, j->bytes, 0, NULL, ev);
+    case 2:
+      return clEnqueueWriteBuffer (q, a, CL_FALSE, 0, j->bytes, j->pinned, 0,
+          NULL, ev);
+    default:
+      return clEnqueueReadBuffer (q, a, CL_FALSE, 0, j->bytes, j->pinned, 0,
+          NULL, ev);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *err = NULL;
+  const GPtrArray *devices;
+  gint iters = argc > 1 ? atoi (argv[1]) : 50;
+  static const gchar *what[] = { "rw_kernel_ms", "copy_ms", "upload_ms",
+    "download_ms"
+  };
+
+  gst_init (&argc, &argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_printerr ("%s\n", err->message);
+    return 77;
+  }
+  for (guint di = 0; di < devices->len; di++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    GstCLContext *ctx = gst_cl_context_new (dev, &err);
+    cl_int st;
+    const char *src = BENCH_COPY_SRC;
+    if (!ctx) {
+      g_printerr ("%s\n", err->message);
+      g_clear_error (&err);
+      continue;
+    }
+    cl_program prog = clCreateProgramWithSource (ctx->context, 1, &src, NULL,
+        &st);
+    clBuildProgram (prog, 1, &dev->device, NULL, NULL, NULL);
+    Job j = {.ctx = ctx,.copy = clCreateKernel (prog, "copy16", &st) };
+
+    if (argc < 3)               /* no sizes: the device list only */
+      g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
+          "\"compute_units\":%u,\"driver\":\"%s\"}\n", dev->name,
+          dev->platform_index, dev->device_index, dev->is_gpu ? "GPU" : "CPU",
+          dev->compute_units, dev->driver_version);
+
+    for (gint a = 2; a < argc; a++) {
+      j.bytes = GST_ROUND_UP_64 (g_ascii_strtoull (argv[a], NULL, 10));
+      j.n16 = j.bytes / 16;
+      j.nbuf = CLAMP ((gint) (256.0 * 1024 * 1024 / j.bytes), 2, 64);
+      j.bufs = g_new0 (cl_mem, j.nbuf);
+      for (gint i = 0; i < j.nbuf; i++) {
+        guint8 z = 0;
+        j.bufs[i] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, j.bytes,
+            NULL, &st);
+        clEnqueueFillBuffer (ctx->queue, j.bufs[i], &z, 1, 0, j.bytes, 0, NULL,
+            NULL);
+      }
+      cl_mem pin = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR,
+          j.bytes, NULL, &st);
+      j.pinned = clEnqueueMapBuffer (ctx->queue, pin, CL_TRUE,
+          CL_MAP_READ | CL_MAP_WRITE, 0, j.bytes, 0, NULL, NULL, &st);
+      clFinish (ctx->queue);
+      g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
+          "\"compute_units\":%u,\"driver\":\"%s\",\"bytes\":%zu",
+          dev->name, dev->platform_index, dev->device_index,
+          dev->is_gpu ? "GPU" : "CPU", dev->compute_units,
+          dev->driver_version, j.bytes);
+      for (j.what = 0; j.what < 4; j.what++) {
+        gdouble min_ms, ms = bench_median_ms (launch, &j, iters, &min_ms);
+        g_print (",\"%s\":%.6f", what[j.what], ms);
+      }
+      g_print ("}\n");
+      clEnqueueUnmapMemObject (ctx->queue, pin, j.pinned, 0, NULL, NULL);
+      clFinish (ctx->queue);
+      clReleaseMemObject (pin);
+      for (gint i = 0; i < j.nbuf; i++)
+        clReleaseMemObject (j.bufs[i]);
+      g_free (j.bufs);
+    }
+    clReleaseKernel (j.copy);
+    clReleaseProgram (prog);
+    gst_object_unref (ctx);
+  }
+  return 0;
+}

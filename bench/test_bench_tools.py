@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""The benchmark's measuring tools measure what they claim (no timing is
+asserted): bench_pipeline's frames, counters and per-frame windows, the
+clprof shim's kernel accounting, bench_floor's device lines.
+Usage: test_bench_tools.py BUILD_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+build = sys.argv[1]
+pipeline = os.path.join(build, "bench", "bench_pipeline")
+floor = os.path.join(build, "bench", "bench_floor")
+prof = os.path.join(build, "bench", "libclprof.so")
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run_json(argv, env=None):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env)
+    if p.returncode:
+        print(p.stderr)
+    return [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")], p.returncode
+
+
+# 1. the pre-made frames: 8 NV12 frames, moving (optical flow needs motion)
+w, h = 64, 48
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "f.raw")
+    subprocess.run([pipeline, "--format", "NV12", "--width", str(w), "--height", str(h),
+                    "--dump", path], check=True)
+    data = open(path, "rb").read()
+    size = w * h * 3 // 2
+    check(len(data) == 8 * size, f"--dump writes 8 NV12 frames ({len(data)} bytes)")
+    f0, f1 = data[:w * h], data[size:size + w * h]
+    # frame 1 is frame 0 moved 2 px left, up to the noise: rows compare
+    # better shifted than not
+    err = lambda a, b, s: sum(abs(a[y * w + x + s] - b[y * w + x]) for y in range(h)
+                              for x in range(w - 2))
+    check(err(f0, f1, 2) < err(f0, f1, 0), "consecutive frames move by 2 pixels")
+
+# 2. pipelines under the shim: windows, kernel counts, counters, errors
+env = dict(os.environ, LD_PRELOAD=prof)
+frames, warmup = 30, 5
+res, rc = run_json([pipeline, "--format", "GRAY8", "--width", str(w), "--height", str(h),
+                    "--frames", str(frames), "--warmup", str(warmup), "identity",
+                    "clblur device=cpu sigma=1.1 kernel-size=5", "nosuchelement"], env)
+check(rc == 0 and len(res) == 3, f"one JSON line per pipeline (rc {rc}, {len(res)} lines)")
+by = {r["pipeline"]: r for r in res}
+ident, blur = by.get("identity", {}), by.get("clblur device=cpu sigma=1.1 kernel-size=5", {})
+check(ident.get("frames") == frames - warmup and ident.get("ms", 0) > 0,
+      f"identity: {frames - warmup} timed frames, positive time ({ident})")
+check(ident.get("prof", {}).get("ops") == {}, "identity enqueues no OpenCL command")
+ops = blur.get("prof", {}).get("ops", {})
+kernels = {k: v for k, v in ops.items() if k.startswith("kernel:")}
+check(len(kernels) >= 1 and all(v[0] == frames - warmup for v in kernels.values()),
+      f"clblur GRAY8: one launch of each kernel per timed frame, none from the warm-up ({ops})")
+check(all(v[1] > 0 for v in kernels.values()), "kernel device times are positive")
+waits = blur.get("stats", {})
+hw = [v for k, v in waits.items() if k.endswith("|host-waits")]
+check(len(hw) == 1 and 0 <= hw[0] <= 1.0, f"clblur: at most one host wait per frame ({waits})")
+check("error" in by.get("nosuchelement", {}), "a bad pipeline is reported, not fatal")
+
+# 3. without the shim: no prof, same shape
+res, rc = run_json([pipeline, "--format", "GRAY8", "--width", str(w), "--height", str(h),
+                    "--frames", "20", "--warmup", "5", "identity"])
+check(rc == 0 and res and "prof" not in res[0] and res[0].get("frames") == 15,
+      "without LD_PRELOAD: no prof field")
+
+# 4. floors: one line per device and size, positive times
+res, rc = run_json([floor, "5", str(w * h), str(w * h * 3 // 2)])
+check(rc == 0 and res and len(res) % 2 == 0, f"bench_floor: a line per device and size ({len(res)})")
+check(all(r[k] > 0 for r in res for k in ("rw_kernel_ms", "copy_ms", "upload_ms", "download_ms")),
+      "floor times are positive")
+
+print(f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
