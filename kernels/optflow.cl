@@ -122,7 +122,7 @@ of_tensor_h (__global const float2 * restrict grad, int w, int h,
 
 /* Vertical sums, then the inverse of G + reg * I as (a, b, c, 0) with
  * G^-1 = [a b; b c]. The regulariser keeps flat and edge-only windows
- * finite: there the update shrinks towards the coarser level's estimate. */
+ * finite (see of_solve). */
 __kernel void
 of_tensor_v (__global const float4 * restrict tmp, int w, int h, float reg,
     __global float4 * restrict tinv)
@@ -226,15 +226,16 @@ of_box_h (__global const float2 * restrict src, int w, int h,
   dst[y * w + x] = acc;
 }
 
-/* Vertical window sums b, then flow = (G + reg I)^-1 (b + reg flow): the
- * regulariser pulls towards the current estimate where the window has
- * little texture. A pixel whose flow moved less than eps stops (conv = 1)
- * for the rest of the level; @first clears the flags at the level's first
- * iteration. */
+/* Vertical window sums b, then flow = (G + reg I)^-1 b: regularised
+ * towards zero, so windows without texture (flat background) report no
+ * motion instead of inheriting a coarser level's estimate of a nearby
+ * object, and edges give their normal flow. A pixel whose flow moved less
+ * than eps stops (conv = 1) for the rest of the level; @first clears the
+ * flags at the level's first iteration. */
 __kernel void
 of_solve (__global const float2 * restrict tmp,
-    __global const float4 * restrict tinv, int w, int h, float reg,
-    float eps2, int first, __global float2 * restrict flow,
+    __global const float4 * restrict tinv, int w, int h, float eps2,
+    int first, __global float2 * restrict flow,
     __global uchar * restrict conv)
 {
   const int x = get_global_id (0), y = get_global_id (1);
@@ -247,7 +248,6 @@ of_solve (__global const float2 * restrict tmp,
   for (int j = -RADIUS; j <= RADIUS; j++)
     b += win[j + RADIUS] * tmp[clampi (y + j, h) * w + x];
   const float2 f = flow[i];
-  b += reg * f;
   const float4 t = tinv[i];
   const float2 n = (float2) (t.x * b.x + t.y * b.y, t.y * b.x + t.z * b.y);
   const float2 d = n - f;

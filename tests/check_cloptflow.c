@@ -4,8 +4,9 @@
  * through the public header, messages and their fields, the reset on the
  * first frame, a flush, a discontinuity and a size change, passthrough
  * leaving the frame as it was, the overlay drawing only where there is
- * motion, and the counters: no host wait of its own without messages,
- * one per frame with them. */
+ * motion, a flat still background staying still next to a moving object,
+ * and the counters: no host wait of its own without messages, one per
+ * frame with them. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include "clcheck.h"
@@ -537,6 +538,60 @@ GST_START_TEST (test_counters_host_waits)
 }
 GST_END_TEST;
 
+/* A textured square moving over a flat, still background: the square's
+ * motion is found, and the background away from it reports exactly zero
+ * (no texture, no motion: not the square's motion spread by the coarse
+ * levels). */
+GST_START_TEST (test_flat_background_still)
+{
+  GstHarness *h = clcheck_new_harness ("cloptflow", "device=cpu");
+  GstBuffer *out;
+  GstCLFlowMeta *m;
+  GstMapInfo map;
+  gdouble sx = 0, sy = 0;
+  gint n = 0;
+
+  make_canvas ();
+  gst_harness_set_src_caps (h, clcheck_caps ("GRAY8", W, H));
+  for (gint f = 0; f < 2; f++) {
+    GstBuffer *b = gst_buffer_new_allocate (NULL, W * H, NULL);
+    GstMapInfo bm;
+    fail_unless (gst_buffer_map (b, &bm, GST_MAP_WRITE));
+    memset (bm.data, 16, W * H);
+    /* 32x32 textured square at (100 + 3f, 60) */
+    for (gint y = 60; y < 92; y++)
+      for (gint x = 100; x < 132; x++)
+        bm.data[y * W + x + 3 * f] = canvas[y][x];
+    gst_buffer_unmap (b, &bm);
+    out = push_pull (h, b);
+    if (f == 0)
+      gst_buffer_unref (out);
+  }
+  m = gst_buffer_get_cl_flow_meta (out);
+  fail_unless (m != NULL);
+  fail_unless (gst_buffer_map (m->field, &map, GST_MAP_READ));
+  for (gint y = 0; y < H; y++)
+    for (gint x = 0; x < W; x++) {
+      const gfloat *c = (const gfloat *) (map.data + y * m->stride) + 2 * x;
+      /* Far from the square (more than a window away): exactly zero. */
+      if (x < 100 - 16 || y < 60 - 16)
+        fail_unless (c[0] == 0.0f && c[1] == 0.0f,
+            "background (%d, %d) moves by %f, %f", x, y, c[0], c[1]);
+      /* The square's inside, away from its edges. */
+      if (x >= 108 && x < 124 && y >= 68 && y < 84) {
+        sx += c[0];
+        sy += c[1];
+        n++;
+      }
+    }
+  gst_buffer_unmap (m->field, &map);
+  fail_unless (fabs (sx / n - 3) < 0.2 && fabs (sy / n) < 0.2,
+      "square moves by %f, %f", sx / n, sy / n);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 static Suite *
 cloptflow_suite (void)
 {
@@ -552,6 +607,7 @@ cloptflow_suite (void)
   tcase_add_test (tc, test_reset);
   tcase_add_test (tc, test_passthrough_and_overlay);
   tcase_add_test (tc, test_counters_host_waits);
+  tcase_add_test (tc, test_flat_background_still);
   return s;
 }
 

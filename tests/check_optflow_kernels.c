@@ -212,8 +212,8 @@ check_size (GstCLContext * ctx, GstCLOptflowProgram * prog, const Size * sz)
         download (ctx, mc, conv_out, n);
       }
       /* The reference with the kernel's own tensors: only this step. */
-      gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r,
-          gst_cl_optflow_reg (r), eps, first, fref, cref);
+      gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r, eps, first,
+          fref, cref);
       /* The texture unit may interpolate with 8-bit weights (GPUs). */
       err = status ? 0 : float_err (out, fref, 2 * n, img ? 2e-2 : 1e-3,
           1e-3, &where);

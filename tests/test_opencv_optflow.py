@@ -13,7 +13,14 @@ where they move to). Thresholds (issue 5): <= 0.1 px on
 the translations, <= 0.2 px on rotation+zoom; the smooth non-rigid field
 is held to <= 0.2 px too.
 
-Usage: test_opencv_optflow.py OPTFLOW_RUN [WIDTH HEIGHT]
+With a folder of photographs (FRAMES), two translations of each photo
+(reduced to the frame plus a border, never enlarged, then sampled the same
+way) are measured too: real content has flat regions (sky, walls) where a window
+sees little texture. Those are held to <= LIMIT_PHOTO, a guard against
+regressions rather than a target (DIS's variational refinement fills
+flat regions better; see docs/OPTFLOW.md).
+
+Usage: test_opencv_optflow.py OPTFLOW_RUN [WIDTH HEIGHT [FRAMES]]
 (OPTFLOW_RUN: the tests/optflow_run helper that writes the meta's field.)
 """
 import os
@@ -30,6 +37,9 @@ TRANSLATIONS = [(0.25, -0.5), (3.7, 1.2), (-8.3, 5.6), (14.2, -11.9),
 LIMIT_TRANSLATION = 0.1
 LIMIT_ROTZOOM = 0.2
 LIMIT_NONRIGID = 0.2
+LIMIT_PHOTO = 0.4
+PHOTOS = ['astronaut', 'camera', 'chelsea', 'coffee']
+PHOTO_SHIFTS = [(2.3, -1.6), (11.4, 6.2)]
 
 
 def texture(w, h, pad, seed):
@@ -48,12 +58,13 @@ def sample(src, mapx, mapy):
                    0, 255).astype(np.uint8)
 
 
-def make_pair(w, h, motion, seed):
+def make_pair(w, h, motion, seed, src=None):
     """prev, next and the true flow (h, w, 2) for a motion given as a
     function of pixel coordinates (x, y) -> flow (fx, fy) and its inverse
-    mapping for next."""
+    mapping for next; @src: the source (default: a noise texture)."""
     pad = 48
-    src = texture(w, h, pad, seed)
+    if src is None:
+        src = texture(w, h, pad, seed)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     off = pad + 0.37        # sub-pixel for both frames: the same filtering
     prev = sample(src, xs + off, ys + off)
@@ -153,6 +164,25 @@ def main():
                   LIMIT_NONRIGID))
     pairs = [make_pair(w, h, m, seed=11 + i)
              for i, (_, m, _) in enumerate(cases)]
+    if len(sys.argv) > 4:
+        for name in PHOTOS:
+            img = cv2.imread(os.path.join(sys.argv[4], name + '.png'),
+                             cv2.IMREAD_GRAYSCALE)
+            if img is None:
+                print('no photo %s in %s' % (name, sys.argv[4]))
+                sys.exit(1)
+            if img.shape[1] < w + 96 or img.shape[0] < h + 96:
+                # Upscaled photos are blurry and flat: not what a camera
+                # gives at that size.
+                print('%s: %dx%d, too small for %dx%d; not used' % (
+                    name, img.shape[1], img.shape[0], w, h))
+                continue
+            src = cv2.resize(img, (w + 96, h + 96),
+                             interpolation=cv2.INTER_AREA).astype(np.float32)
+            for t in PHOTO_SHIFTS:
+                cases.append(('%s %+.1f,%+.1f' % ((name,) + t),
+                              translation(*t), LIMIT_PHOTO))
+                pairs.append(make_pair(w, h, translation(*t), 0, src))
 
     dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_MEDIUM)
     ref_dis = [dis.calc(p, n, None) for p, n, _ in pairs]

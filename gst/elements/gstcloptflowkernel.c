@@ -217,7 +217,8 @@ gst_cl_optflow_image_new (GstCLContext * ctx, gint w, gint h, GError ** error)
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
   desc.image_width = w;
   desc.image_height = h;
-  img = clCreateImage (ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL,
+  /* Kernels only read it; the pyramid level is copied in by a command. */
+  img = clCreateImage (ctx->context, CL_MEM_READ_ONLY, &fmt, &desc, NULL,
       &status);
   if (!gst_cl_set_error (status, "clCreateImage(pyramid level)", error))
     return NULL;
@@ -418,7 +419,6 @@ iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
     cl_mem conv, cl_event * event, GPtrArray * events)
 {
   const cl_float eps2 = epsilon * epsilon;
-  const cl_float reg = gst_cl_optflow_reg (prog->radius);
   const cl_int first_i = first;
   cl_kernel kr = next_image ? prog->residual_img : prog->residual_buf;
   cl_mem nx = next_image ? next_image : next;
@@ -435,8 +435,8 @@ iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
   if (status == CL_SUCCESS)
     status = run2d (prog, queue, prog->box_h, w, h, NULL, events);
   if (status == CL_SUCCESS)
-    status = set_args (prog->solve, 9, MEM (tmp), MEM (tinv), INT (w), INT (h),
-        FLOAT (reg), FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
+    status = set_args (prog->solve, 8, MEM (tmp), MEM (tinv), INT (w), INT (h),
+        FLOAT (eps2), INT (first_i), MEM (flow), MEM (conv));
   return status ? status : run2d (prog, queue, prog->solve, w, h, event, events);
 }
 

@@ -14,10 +14,13 @@ G_BEGIN_DECLS
 #define GST_CL_OPTFLOW_MAX_RADIUS 15
 /* Levels stop before a side would fall below this. */
 #define GST_CL_OPTFLOW_MIN_LEVEL_SIDE 8
-/* Tensor regulariser per window pixel, in (grey levels / pixel)^2: small
- * against textured windows (noise gives 10..1000), large enough that flat or
- * edge-only windows keep the coarser estimate instead of exploding. */
-#define GST_CL_OPTFLOW_REG_PER_PIXEL 0.5f
+/* Tensor regulariser per window pixel, in (grey levels / pixel)^2. The
+ * flow is shrunk towards zero by about reg / (G / window + reg): flat
+ * windows (G = 0) give zero flow, edge-only ones their normal flow, weak
+ * texture keeps its motion (real photos: 0.05 made skies and walls lag,
+ * 0.002 follows them). Smaller loses float precision in (G + reg)^-1 on
+ * strong edges (a c - b^2 with a c ~ 1e10). */
+#define GST_CL_OPTFLOW_REG_PER_PIXEL 0.002f
 
 typedef enum
 {

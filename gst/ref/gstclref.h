@@ -166,12 +166,13 @@ void gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r,
 float gst_cl_ref_optflow_sample (const float *img, int w, int h, float px,
     float py);
 /* One iteration: per pixel res = g (g . flow - e) with g = grad(prev),
- * e = next(p + flow) - prev(p); b = weighted window sums of res; where not
- * converged flow = (G + reg I)^-1 (b + reg flow) (conv: moved < eps, the
- * pixel stops; the level's @first iteration ignores the flags). */
+ * e = next(p + flow) - prev(p) (0 where p + flow is outside the frame);
+ * b = weighted window sums of res; where not converged
+ * flow = (G + reg I)^-1 b with @tinv (conv: moved < eps, the pixel stops;
+ * the level's @first iteration ignores the flags). */
 void gst_cl_ref_optflow_iterate (const float *prev, const float *next,
-    const float *grad, const float *tinv, int w, int h, int r, float reg,
-    float eps, int first, float *flow, uint8_t * conv);
+    const float *grad, const float *tinv, int w, int h, int r, float eps,
+    int first, float *flow, uint8_t * conv);
 /* fine = 2 * bilinear (coarse at (x/2, y/2)), fine is w x h. */
 void gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch,
     float *fine, int w, int h);

@@ -141,8 +141,8 @@ gst_cl_ref_optflow_sample (const float *img, int w, int h, float px, float py)
 
 void
 gst_cl_ref_optflow_iterate (const float *prev, const float *next,
-    const float *grad, const float *tinv, int w, int h, int r, float reg,
-    float eps, int first, float *flow, uint8_t * conv)
+    const float *grad, const float *tinv, int w, int h, int r, float eps,
+    int first, float *flow, uint8_t * conv)
 {
   const size_t n = (size_t) w * h;
   float *res = malloc (sizeof (float) * 2 * n);
@@ -187,8 +187,6 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
         by += win[k + r] * p[1];
       }
       const float fx = flow[2 * i], fy = flow[2 * i + 1];
-      bx += reg * fx;
-      by += reg * fy;
       const float *t = tinv + 4 * i;
       const float nx = t[0] * bx + t[1] * by, ny = t[1] * bx + t[2] * by;
       const float dx = nx - fx, dy = ny - fy;
