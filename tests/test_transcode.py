@@ -101,6 +101,20 @@ class Transcode(unittest.TestCase):
             self.assertEqual(n, 60)
             self.check_filtered(src, dst, size)
 
+    def test_file_with_audio(self):
+        """Audio in the input is left out (documented); the video is whole."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, 'av.mp4')
+            subprocess.run(['ffmpeg', '-v', 'error', '-f', 'lavfi', '-i',
+                            'testsrc2=size=320x240:rate=25:duration=2', '-f', 'lavfi', '-i',
+                            'sine=frequency=440:duration=2', '-c:v', 'libx264', '-pix_fmt',
+                            'yuv420p', '-c:a', 'aac', '-shortest', src], check=True)
+            self.run_script(tmp, src, 'out.mp4')
+            dst = os.path.join(tmp, 'out.mp4')
+            size, n = self.check_same_timing(src, dst)
+            self.assertEqual(n, 50)
+            self.check_filtered(src, dst, size)
+
     def test_missing_input(self):
         with tempfile.TemporaryDirectory() as tmp:
             proc = subprocess.run([SCRIPT, os.path.join(tmp, 'nope.mp4')], cwd=tmp,
