@@ -80,7 +80,7 @@ reference_ms (const guint8 * a, const guint8 * b, gint w, gint h, gint levels,
         tinv);
     for (gint it = 0; it < iterations; it++)
       gst_cl_ref_optflow_iterate (pa[l], pb[l], grad, tinv, lw[l], lh[l], r,
-          0.01f, it == 0, flow, conv);
+          0.01f, it == 0, 0, flow, conv);
   }
   for (gint l = 0; l < levels; l++) {
     g_free (pa[l]);

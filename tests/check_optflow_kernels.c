@@ -212,11 +212,28 @@ check_size (GstCLContext * ctx, GstCLOptflowProgram * prog, const Size * sz)
         download (ctx, mc, conv_out, n);
       }
       /* The reference with the kernel's own tensors: only this step. */
-      gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r, eps, first,
+      gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r, eps, first, 0,
           fref, cref);
-      /* The texture unit may interpolate with 8-bit weights (GPUs). */
       err = status ? 0 : float_err (out, fref, 2 * n, img ? 2e-2 : 1e-3,
           1e-3, &where);
+      if (img && status == CL_SUCCESS && err > 1.0) {
+        /* Texture units may filter with 8-bit weights (NVIDIA does): on
+         * noise that moves a sample by up to half a level, so the image
+         * path may instead match the reference with such weights. */
+        gfloat *fq = g_memdup2 (flow, n * 8);
+        guint8 *cq = g_memdup2 (conv, n);
+        gsize wq = 0;
+        gdouble eq;
+        gst_cl_ref_optflow_iterate (a, b, grad, tinv, w, h, r, eps, first, 8,
+            fq, cq);
+        eq = float_err (out, fq, 2 * n, 2e-2, 1e-3, &wq);
+        if (eq < err) {
+          err = eq;
+          where = wq;
+        }
+        g_free (fq);
+        g_free (cq);
+      }
       where /= 2;
       if (status == CL_SUCCESS && err <= 1.0) {
         /* Flags agree except where the move is within 1% of eps. */

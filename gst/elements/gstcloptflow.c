@@ -155,8 +155,8 @@ gst_cl_optflow_sampling_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CL_OPTFLOW_SAMPLING_AUTO, "Images on GPUs that support them, else "
-          "buffers", "auto"},
+    {GST_CL_OPTFLOW_SAMPLING_AUTO, "The faster path measured for the "
+          "device: buffers on NVIDIA GPUs and CPUs", "auto"},
     {GST_CL_OPTFLOW_SAMPLING_IMAGE, "OpenCL images with the linear sampler "
           "(buffers where the device has none)", "image"},
     {GST_CL_OPTFLOW_SAMPLING_BUFFER, "Buffers, bilinear by hand", "buffer"},

@@ -162,17 +162,20 @@ void gst_cl_ref_optflow_gradient (const float *src, int w, int h,
  * G + reg I: tinv[4i..] = a, b, c, 0 with G^-1 = [a b; b c]. */
 void gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r,
     float reg, float *tinv);
-/* Bilinear sample, clamp-to-edge, of a float plane at (px, py). */
+/* Bilinear sample, clamp-to-edge, of a float plane at (px, py). With
+ * @weight_bits > 0 the weights are rounded to that many fractional bits, as
+ * GPU texture units filter (NVIDIA: 8); 0 is exact. */
 float gst_cl_ref_optflow_sample (const float *img, int w, int h, float px,
-    float py);
+    float py, int weight_bits);
 /* One iteration: per pixel res = g (g . flow - e) with g = grad(prev),
  * e = next(p + flow) - prev(p) (0 where p + flow is outside the frame);
  * b = weighted window sums of res; where not converged
  * flow = (G + reg I)^-1 b with @tinv (conv: moved < eps, the pixel stops;
- * the level's @first iteration ignores the flags). */
+ * the level's @first iteration ignores the flags); @weight_bits as in
+ * gst_cl_ref_optflow_sample. */
 void gst_cl_ref_optflow_iterate (const float *prev, const float *next,
     const float *grad, const float *tinv, int w, int h, int r, float eps,
-    int first, float *flow, uint8_t * conv);
+    int first, int weight_bits, float *flow, uint8_t * conv);
 /* fine = 2 * bilinear (coarse at (x/2, y/2)), fine is w x h. */
 void gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch,
     float *fine, int w, int h);

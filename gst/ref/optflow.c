@@ -124,12 +124,18 @@ gst_cl_ref_optflow_tensor (const float *grad, int w, int h, int r, float reg,
 }
 
 float
-gst_cl_ref_optflow_sample (const float *img, int w, int h, float px, float py)
+gst_cl_ref_optflow_sample (const float *img, int w, int h, float px, float py,
+    int weight_bits)
 {
   px = clampf (px, -1.0f, (float) w);
   py = clampf (py, -1.0f, (float) h);
   const float fx0 = floorf (px), fy0 = floorf (py);
-  const float ax = px - fx0, ay = py - fy0;
+  float ax = px - fx0, ay = py - fy0;
+  if (weight_bits > 0) {
+    const float one = (float) (1 << weight_bits);
+    ax = floorf (ax * one + 0.5f) / one;
+    ay = floorf (ay * one + 0.5f) / one;
+  }
   const int x0 = (int) fx0, y0 = (int) fy0;
   const int xa = clampi (x0, w), xb = clampi (x0 + 1, w);
   const float *r0 = img + clampi (y0, h) * w;
@@ -142,7 +148,7 @@ gst_cl_ref_optflow_sample (const float *img, int w, int h, float px, float py)
 void
 gst_cl_ref_optflow_iterate (const float *prev, const float *next,
     const float *grad, const float *tinv, int w, int h, int r, float eps,
-    int first, float *flow, uint8_t * conv)
+    int first, int weight_bits, float *flow, uint8_t * conv)
 {
   const size_t n = (size_t) w * h;
   float *res = malloc (sizeof (float) * 2 * n);
@@ -156,7 +162,8 @@ gst_cl_ref_optflow_iterate (const float *prev, const float *next,
       const float fx = flow[2 * i], fy = flow[2 * i + 1];
       const float gx = grad[2 * i], gy = grad[2 * i + 1];
       const float px = x + fx, py = y + fy;
-      float e = gst_cl_ref_optflow_sample (next, w, h, px, py) - prev[i];
+      float e = gst_cl_ref_optflow_sample (next, w, h, px, py, weight_bits) -
+          prev[i];
       /* out of the frame: votes for its current flow */
       if (!(px >= 0.0f && px <= w - 1 && py >= 0.0f && py <= h - 1))
         e = 0.0f;
