@@ -7,6 +7,7 @@
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
 #include "gstclutils.h"
+#include "gstclva.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_filter_debug
@@ -31,6 +32,7 @@ typedef struct
   gboolean needs_build;
   gboolean built;
 
+  GstCLVaPath va_path;          /* how VA decoders' frames arrive */
   GstBufferPool *import_pool;   /* copies of unaligned foreign input */
   GstBufferPool *proposed_pool;
 
@@ -199,6 +201,18 @@ gst_cl_filter_start (GstBaseTransform * trans)
     return FALSE;
   }
   GST_INFO_OBJECT (self, "running on %s", priv->device->name);
+  {
+    GstCLVaProbe probe;
+    gchar *extensions = NULL;
+    const gchar *why = NULL;
+    gst_cl_va_probe_init (&probe, priv->device->platform,
+        priv->device->device, &extensions);
+    priv->va_path = gst_cl_va_probe (&probe, NULL, &why);
+    GST_DEBUG_OBJECT (self, "VA-API frames: %s%s",
+        priv->va_path == GST_CL_VA_PATH_SHARED ? "shared" : "system memory, ",
+        why ? why : "");
+    g_free (extensions);
+  }
   g_object_notify (G_OBJECT (self), "current-device");
 
   GST_OBJECT_LOCK (self);
@@ -284,6 +298,13 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans,
 {
   GstCaps *result = gst_cl_filter_caps_with_features (caps);
 
+  /* Upstream may hand over VA surfaces only when they can be shared. */
+  if (direction == GST_PAD_SRC) {
+    GstCaps *tmp = gst_cl_va_sink_caps (result, PRIV (GST_CL_FILTER
+            (trans))->va_path);
+    gst_caps_unref (result);
+    result = tmp;
+  }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
@@ -668,6 +689,58 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return GST_FLOW_OK;
 }
 
+/* GstBaseTransform leaves syncing controlled properties to subclasses:
+ * values bound with gst_object_add_control_binding() are applied at each
+ * frame's stream time, before the frame is processed. */
+static void
+gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+/* ---- unblocking on stop and flush ------------------------------------ */
+
+/* The output pool has a maximum: when downstream holds every buffer (an
+ * appsink nobody reads, a paused sink) the streaming thread waits in
+ * acquire. GstBaseTransform takes the stream lock before it deactivates the
+ * pool, so stopping or flushing would wait forever: wake the thread first. */
+static void
+set_output_pool_flushing (GstCLFilter * self, gboolean flushing)
+{
+  GstBufferPool *pool =
+      gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
+
+  if (pool) {
+    GST_DEBUG_OBJECT (self, "output pool flushing %d", flushing);
+    gst_buffer_pool_set_flushing (pool, flushing);
+    gst_object_unref (pool);
+  }
+}
+
+static GstStateChangeReturn
+gst_cl_filter_change_state (GstElement * element, GstStateChange transition)
+{
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_output_pool_flushing (GST_CL_FILTER (element), TRUE);
+  return GST_ELEMENT_CLASS (gst_cl_filter_parent_class)->change_state (element,
+      transition);
+}
+
+static gboolean
+gst_cl_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START)
+    set_output_pool_flushing (GST_CL_FILTER (trans), TRUE);
+  else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    set_output_pool_flushing (GST_CL_FILTER (trans), FALSE);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_filter_parent_class)->sink_event
+      (trans, event);
+}
+
 /* ---- GObject ----------------------------------------------------------- */
 
 static void
@@ -784,10 +857,13 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_filter_set_context);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_change_state);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_filter_stop);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_filter_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_filter_sink_event);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cl_filter_transform_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_filter_set_caps);
@@ -796,6 +872,8 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_filter_decide_allocation);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_filter_transform);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_before_transform);
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, 0);

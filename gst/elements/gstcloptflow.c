@@ -684,7 +684,7 @@ gst_cl_optflow_class_init (GstCLOptflowClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_optflow_debug, "cloptflow", 0,
       "OpenCL optical flow");

@@ -366,7 +366,8 @@ gst_cl_sobel_class_init (GstCLSobelClass * klass)
       "Sobel or Scharr edge detection on an OpenCL device (GPU or CPU), "
       "reflect-101 border, as cv2.Sobel; GRAY8 output where downstream "
       "takes it. Example: gst-launch-1.0 videotestsrc num-buffers=60 "
-      "pattern=ball ! clsobel ! videoconvert ! autovideosink",
+      "pattern=ball ! video/x-raw,format=NV12 ! clsobel ! videoconvert ! "
+      "pngenc snapshot=true ! filesink location=edges.png",
       "gst-opencl-filters developers");
 
   trans_class->transform_caps =
