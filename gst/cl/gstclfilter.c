@@ -4,6 +4,7 @@
  * input (wrapped when aligned, otherwise copied once), and the per-frame
  * call into the subclass, which only enqueues. */
 #include "gstclfilter.h"
+#include "gstclauto.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
 #include "gstclutils.h"
@@ -39,6 +40,16 @@ typedef struct
   GMutex wrap_lock;
   GCond wrap_cond;
   gint wraps_pending;
+
+  /* device=auto across two devices (docs/AUTO.md) */
+  GstCLAuto *group;
+  guint slot;                   /* the group slot priv->context is */
+  guint frame_slot;             /* where the frame being processed runs */
+  gboolean leader;              /* its input came from outside the group */
+  GstBufferPool *slot_pools[GST_CL_N_SLOTS];    /* output frames on a device
+                                                 * the negotiated pool is not
+                                                 * of */
+  gint64 switches;
 } GstCLFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCLFilter, gst_cl_filter,
@@ -109,18 +120,37 @@ device_request (GstCLFilter * self)
   return env && *env ? env : DEFAULT_DEVICE;
 }
 
+/* device=auto with two devices to switch between: fills @preferred and
+ * @fallback. */
+static gboolean
+wants_group (const gchar * request, const GstCLDeviceInfo ** preferred,
+    const GstCLDeviceInfo ** fallback)
+{
+  if (request && *request && g_ascii_strcasecmp (request, "auto"))
+    return FALSE;
+  return gst_cl_auto_devices (preferred, fallback);
+}
+
 static void
 gst_cl_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCLFilter *self = GST_CL_FILTER (element);
   GstCLFilterPrivate *priv = PRIV (self);
-  const GstCLDeviceInfo *want;
+  const GstCLDeviceInfo *want, *preferred, *fallback;
+  gchar *request;
 
   GST_OBJECT_LOCK (self);
-  want = gst_cl_device_select (device_request (self), NULL);
+  request = g_strdup (device_request (self));
   GST_OBJECT_UNLOCK (self);
-  if (want)
-    gst_cl_handle_set_context (element, context, want, &priv->context);
+  if (wants_group (request, &preferred, &fallback)) {
+    gst_cl_auto_handle_set_context (element, context, preferred, fallback,
+        &priv->group);
+  } else {
+    want = gst_cl_device_select (request, NULL);
+    if (want)
+      gst_cl_handle_set_context (element, context, want, &priv->context);
+  }
+  g_free (request);
 
   GST_ELEMENT_CLASS (gst_cl_filter_parent_class)->set_context (element,
       context);
@@ -132,6 +162,10 @@ gst_cl_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 {
   GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (trans));
 
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && priv->group &&
+      gst_cl_auto_handle_context_query (GST_ELEMENT (trans), query,
+          priv->group))
+    return TRUE;
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->context))
     return TRUE;
@@ -149,6 +183,31 @@ build_locked (GstCLFilter * self)
   if (priv->built && klass->release)
     klass->release (self);
   priv->built = FALSE;
+
+  /* device=auto: the other device's programs too, now, so a switch
+   * compiles nothing (they stay in that context's program table). */
+  for (guint s = 0; priv->group && klass->build && s < GST_CL_N_SLOTS; s++) {
+    GstCLContext *own = priv->context;
+    gboolean ok;
+
+    if (s == priv->slot)
+      continue;
+    priv->context = priv->group->contexts[s];
+    ok = klass->build (self, &err);
+    if (ok && klass->release)
+      klass->release (self);
+    priv->context = own;
+    if (!ok) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not build the OpenCL kernels for device \"%s\" (the "
+              "device=auto fallback).", priv->group->contexts[s]->device->name),
+          ("%s; set device=gpu or device=cpu to use one device only",
+              err ? err->message : "unknown error"));
+      g_clear_error (&err);
+      return FALSE;
+    }
+  }
+
   if (klass->build && !klass->build (self, &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not build the OpenCL kernels for device \"%s\".",
@@ -165,12 +224,37 @@ gst_cl_filter_start (GstBaseTransform * trans)
 {
   GstCLFilter *self = GST_CL_FILTER (trans);
   GstCLFilterPrivate *priv = PRIV (self);
+  const GstCLDeviceInfo *preferred, *fallback;
   GError *err = NULL;
   gchar *request;
 
   GST_OBJECT_LOCK (self);
   request = g_strdup (device_request (self));
   GST_OBJECT_UNLOCK (self);
+
+  priv->switches = 0;
+  if (wants_group (request, &preferred, &fallback)) {
+    GstCLContext *ctx;
+    g_free (request);
+    if (!gst_cl_auto_ensure_element_group (GST_ELEMENT (self), preferred,
+            fallback, &priv->group, &err)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not create OpenCL contexts on \"%s\" and \"%s\" for "
+              "device=auto.", preferred->name, fallback->name),
+          ("%s; set device=gpu or device=cpu to use one device only",
+              err->message));
+      g_clear_error (&err);
+      return FALSE;
+    }
+    priv->slot = priv->frame_slot = gst_cl_auto_get_active (priv->group);
+    ctx = priv->group->contexts[priv->slot];
+    GST_OBJECT_LOCK (self);
+    gst_clear_object (&priv->context);
+    priv->context = gst_object_ref (ctx);
+    priv->device = ctx->device;
+    GST_OBJECT_UNLOCK (self);
+    goto started;
+  }
 
   {
     const GstCLDeviceInfo *device = gst_cl_device_select (request, &err);
@@ -200,6 +284,7 @@ gst_cl_filter_start (GstBaseTransform * trans)
     g_clear_error (&err);
     return FALSE;
   }
+started:
   GST_INFO_OBJECT (self, "running on %s", priv->device->name);
   {
     GstCLVaProbe probe;
@@ -251,18 +336,25 @@ gst_cl_filter_stop (GstBaseTransform * trans)
 
   if (priv->context)
     gst_cl_context_finish (priv->context);
+  /* After a switch, work of this element may still be on the other queue. */
+  for (guint s = 0; priv->group && s < GST_CL_N_SLOTS; s++)
+    if (priv->group->contexts[s] != priv->context)
+      gst_cl_context_finish (priv->group->contexts[s]);
   wait_for_wraps (self);
   if (priv->built && klass->release)
     klass->release (self);
   priv->built = FALSE;
   clear_pool (&priv->import_pool);
   clear_pool (&priv->proposed_pool);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
+    clear_pool (&priv->slot_pools[s]);
   GST_OBJECT_LOCK (self);
   ctx = priv->context;
   priv->context = NULL;
   priv->device = NULL;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&ctx);
+  gst_clear_object (&priv->group);
   g_object_notify (G_OBJECT (self), "current-device");
   return TRUE;
 }
@@ -349,6 +441,8 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->in_info = in_info;
   priv->out_info = out_info;
   clear_pool (&priv->import_pool);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
+    clear_pool (&priv->slot_pools[s]);
 
   if (klass->set_info && !klass->set_info (self, &in_info, &out_info))
     return FALSE;
@@ -380,7 +474,11 @@ gst_cl_filter_propose_allocation (GstBaseTransform * trans,
     GstStructure *config = gst_buffer_pool_get_config (priv->proposed_pool);
     GstCaps *pool_caps = NULL;
     gst_buffer_pool_config_get_params (config, &pool_caps, NULL, NULL, NULL);
-    if (!pool_caps || !gst_caps_is_equal (pool_caps, caps))
+    if (gst_cl_buffer_pool_get_context (priv->proposed_pool) != priv->context)
+      /* device=auto moved: upstream still uses that pool and lets it go
+       * when it takes the new one. */
+      gst_clear_object (&priv->proposed_pool);
+    else if (!pool_caps || !gst_caps_is_equal (pool_caps, caps))
       clear_pool (&priv->proposed_pool);
     gst_structure_free (config);
   }
@@ -618,6 +716,161 @@ unmap_frame (GstCLFrame * frame, gboolean owns_buffer)
     gst_buffer_unref (frame->buffer);
 }
 
+/* ---- device=auto: one frame boundary per switch ------------------------ */
+
+/* Where the frame in @inbuf runs: the device of the memory when an element
+ * of the group wrote it (the chain follows its first element), otherwise
+ * (this element is the first) the group's choice. */
+static guint
+frame_slot (GstCLFilter * self, GstBuffer * inbuf)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstMemory *mem = gst_buffer_n_memory (inbuf) == 1 ?
+      gst_buffer_peek_memory (inbuf, 0) : NULL;
+
+  if (mem && gst_cl_memory_is_kernel_written (mem)) {
+    gint slot = gst_cl_auto_slot_of (priv->group,
+        ((GstCLMemory *) mem)->context);
+    if (slot >= 0) {
+      priv->leader = FALSE;
+      return slot;
+    }
+  }
+  priv->leader = TRUE;
+  return gst_cl_auto_leader_frame (priv->group, GST_ELEMENT (self));
+}
+
+static GstFlowReturn
+gst_cl_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstBaseTransformClass *bclass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstBufferPool *pool;
+  GstCLContext *ctx;
+  GstFlowReturn ret;
+  guint slot;
+
+  if (!priv->group || gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS
+        (gst_cl_filter_parent_class)->prepare_output_buffer (trans, inbuf,
+        outbuf);
+
+  slot = priv->frame_slot = frame_slot (self, inbuf);
+  ctx = priv->group->contexts[slot];
+  pool = gst_base_transform_get_buffer_pool (trans);
+  if (pool && gst_cl_buffer_pool_get_context (pool) == ctx) {
+    gst_object_unref (pool);
+    return GST_BASE_TRANSFORM_CLASS
+        (gst_cl_filter_parent_class)->prepare_output_buffer (trans, inbuf,
+        outbuf);
+  }
+  gst_clear_object (&pool);
+
+  /* Output on the other device: a pool per device. */
+  if (!priv->slot_pools[slot]) {
+    GstCaps *caps = gst_video_info_to_caps (&priv->out_info);
+    pool = make_pool (ctx, caps, priv->out_info.size, 0, 0);
+    gst_caps_unref (caps);
+    if (!pool || !gst_buffer_pool_set_active (pool, TRUE)) {
+      gst_clear_object (&pool);
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate output frames on \"%s\".", ctx->device->name),
+          (NULL));
+      return GST_FLOW_ERROR;
+    }
+    priv->slot_pools[slot] = pool;
+  }
+  ret = gst_buffer_pool_acquire_buffer (priv->slot_pools[slot], outbuf, NULL);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (bclass->copy_metadata && !bclass->copy_metadata (trans, inbuf, *outbuf))
+    GST_ELEMENT_WARNING (self, STREAM, NOT_IMPLEMENTED,
+        ("could not copy metadata"), (NULL));
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_cl_filter_real_migrate (GstCLFilter * self, GstCLContext * from,
+    GstCLContext * to, GError ** error)
+{
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstCLContext *old;
+
+  if (priv->built && klass->release)
+    klass->release (self);
+  priv->built = FALSE;
+  GST_OBJECT_LOCK (self);
+  old = priv->context;
+  priv->context = gst_object_ref (to);
+  priv->device = to->device;
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&old);
+  if (klass->build && !klass->build (self, error))
+    return FALSE;
+  priv->built = TRUE;
+  return TRUE;
+}
+
+static gboolean
+switch_slot (GstCLFilter * self, guint slot)
+{
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstCLContext *from = priv->context, *to = priv->group->contexts[slot];
+  gchar *a = gst_cl_device_info_label (from->device);
+  gchar *b = gst_cl_device_info_label (to->device);
+  GstStructure *s;
+  GError *err = NULL;
+  gint64 builds = gst_cl_context_get_counter (to,
+      GST_CL_COUNTER_PROGRAM_BUILDS);
+
+  gst_object_ref (from);
+  /* Copies of foreign input must be memory of the new device. */
+  clear_pool (&priv->import_pool);
+  if (!klass->migrate (self, from, to, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not move from \"%s\" to \"%s\" (device=auto).",
+            from->device->name, to->device->name),
+        ("%s; set device=gpu or device=cpu to stay on one device",
+            err ? err->message : "unknown error"));
+    g_clear_error (&err);
+    gst_object_unref (from);
+    g_free (a);
+    g_free (b);
+    return FALSE;
+  }
+  gst_object_unref (from);
+  priv->slot = slot;
+  priv->switches++;
+  GST_INFO_OBJECT (self, "moved from %s to %s (%s)", a, b,
+      priv->leader ? "first of the chain" : "following upstream");
+
+  s = gst_cl_auto_get_decision (priv->group);
+  if (!s)
+    s = gst_structure_new_empty ("gst-cl-device-switch");
+  /* The group's figures say why; these say what this element did. */
+  gst_structure_set (s, "element-from", G_TYPE_STRING, a,
+      "element-to", G_TYPE_STRING, b,
+      "role", G_TYPE_STRING, priv->leader ? "leader" : "follower",
+      "element-switches", G_TYPE_INT64, priv->switches,
+      "programs-compiled", G_TYPE_INT64, gst_cl_context_get_counter (to,
+          GST_CL_COUNTER_PROGRAM_BUILDS) - builds, NULL);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+  g_free (a);
+  g_free (b);
+  g_object_notify (G_OBJECT (self), "current-device");
+
+  /* The producer writes into a pool of the old device: have it ask again. */
+  if (priv->leader)
+    gst_pad_push_event (GST_BASE_TRANSFORM_SINK_PAD (self),
+        gst_event_new_reconfigure ());
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -627,8 +880,12 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLFrame in, out;
   gboolean owns_in = FALSE, rebuild;
-  cl_event done = NULL;
+  cl_event done = NULL, marker = NULL;
   cl_int status;
+
+  if (priv->group && priv->frame_slot != priv->slot &&
+      !switch_slot (self, priv->frame_slot))
+    return GST_FLOW_ERROR;
 
   GST_OBJECT_LOCK (self);
   rebuild = priv->needs_build;
@@ -656,7 +913,18 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
 
+  /* device=auto: the marker ends when the queue reaches this frame, so
+   * END(done) - END(marker) is the device time of this element's work,
+   * contention included. */
+  if (priv->group && clEnqueueMarkerWithWaitList (priv->context->queue, 0,
+          NULL, &marker) != CL_SUCCESS)
+    marker = NULL;
   status = klass->process (self, &in, &out, &done);
+  if (marker) {
+    if (status == CL_SUCCESS && done)
+      gst_cl_auto_track (priv->group, priv->slot, marker, done);
+    clReleaseEvent (marker);
+  }
   if (status == CL_SUCCESS && done) {
     if (in.memory)
       gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);
@@ -789,12 +1057,24 @@ gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_STATS:{
       /* The application may ask while the element stops. */
       GstCLContext *ctx = NULL;
+      GstCLAuto *group = NULL;
+      GstStructure *s = NULL;
       GST_OBJECT_LOCK (object);
       if (priv->context)
         ctx = gst_object_ref (priv->context);
+      if (priv->group)
+        group = gst_object_ref (priv->group);
       GST_OBJECT_UNLOCK (object);
-      g_value_take_boxed (value, ctx ? gst_cl_context_get_stats (ctx) : NULL);
+      if (ctx) {
+        s = gst_cl_context_get_stats (ctx);
+        gst_structure_set (s, "device-switches", G_TYPE_INT64,
+            priv->switches, NULL);
+        if (group)
+          gst_cl_auto_add_stats (group, s);
+      }
+      g_value_take_boxed (value, s);
       gst_clear_object (&ctx);
+      gst_clear_object (&group);
       break;
     }
     default:
@@ -874,6 +1154,9 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_filter_transform);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cl_filter_before_transform);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_filter_prepare_output_buffer);
+  klass->migrate = GST_DEBUG_FUNCPTR (gst_cl_filter_real_migrate);
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, 0);

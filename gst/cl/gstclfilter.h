@@ -55,8 +55,18 @@ struct _GstCLFilterClass
    * command it enqueued in @done (a new reference). Never waits. */
   cl_int (*process) (GstCLFilter * filter, const GstCLFrame * in,
       const GstCLFrame * out, cl_event * done);
+  /* device=auto moves the element from context @from to @to between two
+   * frames (on the streaming thread; no frame of @to has been processed
+   * yet). The default releases what build() created, makes @to the
+   * element's context and builds again; the programs come from @to's
+   * program table, filled at start, so nothing compiles. An element that
+   * keeps temporal state on the device (histogram smoothing, a previous
+   * frame) overrides it: reads the state from @from, chains up, puts the
+   * state on @to. */
+  gboolean (*migrate) (GstCLFilter * filter, GstCLContext * from,
+      GstCLContext * to, GError ** error);
 
-  gpointer _reserved[8];
+  gpointer _reserved[7];
 };
 
 /* The context in use (borrowed), NULL while stopped. */

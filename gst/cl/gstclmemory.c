@@ -228,8 +228,10 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
   }
 
 done:
-  if (flags & GST_MAP_WRITE)
+  if (flags & GST_MAP_WRITE) {
     mem->cpu_written = TRUE;
+    mem->kernel_written = FALSE;
+  }
   return mem->host_ptr;
 
 failed:
@@ -391,7 +393,23 @@ gst_cl_memory_set_event (GstCLMemory * mem, cl_event event,
 {
   g_mutex_lock (&mem->lock);
   replace_event (mem, event);
+  if (device_written)
+    mem->kernel_written = TRUE;
   if (device_written && !is_unified (mem))
     mem->state = STATE_DEVICE_NEWER;
   g_mutex_unlock (&mem->lock);
+}
+
+gboolean
+gst_cl_memory_is_kernel_written (GstMemory * memory)
+{
+  GstCLMemory *mem = (GstCLMemory *) memory;
+  gboolean written;
+
+  if (!gst_is_cl_memory (memory))
+    return FALSE;
+  g_mutex_lock (&mem->lock);
+  written = mem->kernel_written;
+  g_mutex_unlock (&mem->lock);
+  return written;
 }

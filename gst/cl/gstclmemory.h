@@ -46,6 +46,7 @@ struct _GstCLMemory
   cl_event last_event;          /* last command that used this memory */
   gint cpu_maps;
   gboolean cpu_written;
+  gboolean kernel_written;      /* last written by a kernel, not the CPU */
   gint state;                   /* which copy is newer (discrete only) */
 };
 
@@ -63,5 +64,10 @@ gboolean gst_cl_memory_is_of_context (GstMemory * mem, GstCLContext * context);
  * @device_written, the device copy becomes the newer one. */
 void gst_cl_memory_set_event (GstCLMemory * mem, cl_event event,
     gboolean device_written);
+
+/* TRUE when @mem is a GstCLMemory whose content a kernel wrote last (an
+ * OpenCL element produced it), FALSE once the CPU maps it for writing (a
+ * producer filled a pool frame). device=auto followers use it. */
+gboolean gst_cl_memory_is_kernel_written (GstMemory * mem);
 
 G_END_DECLS

@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The device=auto group: both devices' contexts, the load sources, the
+ * policy and the active slot. The first element of a chain asks it, once
+ * per frame, where the frame runs; every element after it follows the
+ * device of the memory it receives, so the chain switches at one frame
+ * boundary and each frame stays on one queue. */
+#include "gstclauto.h"
+#include "gstclutils.h"
+
+#include <CL/cl_ext.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
+#define GST_CAT_DEFAULT gst_cl_debug
+
+G_DEFINE_TYPE (GstCLAuto, gst_cl_auto, GST_TYPE_OBJECT);
+
+static void
+gst_cl_auto_finalize (GObject * object)
+{
+  GstCLAuto *self = GST_CL_AUTO (object);
+
+  /* Timing callbacks run when the queues drain; wait for them. */
+  for (guint i = 0; i < GST_CL_N_SLOTS; i++)
+    if (self->contexts[i])
+      clFinish (self->contexts[i]->queue);
+  g_mutex_lock (&self->lock);
+  while (self->pending > 0)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < GST_CL_N_SLOTS; i++)
+    gst_clear_object (&self->contexts[i]);
+  if (self->sources)
+    g_ptr_array_free (self->sources, TRUE);
+  g_free (self->source_names);
+  g_clear_pointer (&self->decision, gst_structure_free);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (gst_cl_auto_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_auto_class_init (GstCLAutoClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_auto_finalize;
+}
+
+static void
+gst_cl_auto_init (GstCLAuto * self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->last_busy = -1;
+  self->last_ms = -1;
+}
+
+static gboolean
+switching_enabled (void)
+{
+  const gchar *env = g_getenv (GST_CL_AUTO_ENV);
+  return !env || (!strstr (env, "switching=false") &&
+      !strstr (env, "switching=0"));
+}
+
+static const GstCLDeviceInfo *
+first_of_type (const GPtrArray * list, cl_device_type type)
+{
+  for (guint i = 0; i < list->len; i++) {
+    const GstCLDeviceInfo *info = g_ptr_array_index (list, i);
+    if (info->type & type)
+      return info;
+  }
+  return NULL;
+}
+
+gboolean
+gst_cl_auto_devices (const GstCLDeviceInfo ** preferred,
+    const GstCLDeviceInfo ** fallback)
+{
+  const GPtrArray *list = gst_cl_device_list (NULL);
+  const gchar *env = g_getenv (GST_CL_AUTO_DEVICES_ENV);
+
+  *preferred = *fallback = NULL;
+  if (!list || !switching_enabled ())
+    return FALSE;
+  if (env && *env) {
+    gchar **req = g_strsplit (env, ",", 2);
+    if (req[0] && req[1]) {
+      *preferred = gst_cl_device_select (g_strstrip (req[0]), NULL);
+      *fallback = gst_cl_device_select (g_strstrip (req[1]), NULL);
+    }
+    if (!*preferred || !*fallback)
+      GST_WARNING ("%s=\"%s\" does not name two devices; switching is off",
+          GST_CL_AUTO_DEVICES_ENV, env);
+    g_strfreev (req);
+  } else {
+    *preferred = first_of_type (list, CL_DEVICE_TYPE_GPU);
+    *fallback = first_of_type (list, CL_DEVICE_TYPE_CPU);
+  }
+  return *preferred && *fallback && *preferred != *fallback;
+}
+
+static void
+load_target (const GstCLDeviceInfo * dev, GstCLLoadTarget * t)
+{
+  cl_device_pci_bus_info_khr pci;
+  cl_uint vendor = 0;
+
+  memset (t, 0, sizeof (*t));
+  if (clGetDeviceInfo (dev->device, CL_DEVICE_VENDOR_ID, sizeof (vendor),
+          &vendor, NULL) == CL_SUCCESS)
+    t->vendor_id = vendor;
+  if (clGetDeviceInfo (dev->device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof (pci),
+          &pci, NULL) == CL_SUCCESS) {
+    t->has_pci = TRUE;
+    t->pci_domain = pci.pci_domain;
+    t->pci_bus = pci.pci_bus;
+    t->pci_device = pci.pci_device;
+    t->pci_function = pci.pci_function;
+  }
+}
+
+static void
+add_source (GstCLAuto * self, GstCLLoadSource * src, GString * names)
+{
+  if (!src)
+    return;
+  g_ptr_array_add (self->sources, src);
+  g_string_append_printf (names, "%s%s", names->len ? "," : "", src->name);
+}
+
+static void
+make_sources (GstCLAuto * self, const GstCLDeviceInfo * gpu)
+{
+  const gchar *env = g_getenv (GST_CL_AUTO_SOURCES_ENV);
+  const gchar *which = env && *env ? env : "fdinfo,nvml,encoder";
+  const gchar *fdinfo = g_getenv (GST_CL_AUTO_FDINFO_ENV);
+  GString *names = g_string_new (NULL);
+  GstCLLoadTarget target;
+
+  self->sources = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_cl_load_source_free);
+  load_target (gpu, &target);
+
+  if (g_str_has_prefix (which, "fake:")) {
+    GstCLLoadSource *fake = gst_cl_load_fake_new (which + 5);
+    if (!fake)
+      GST_WARNING ("%s: bad fake load script \"%s\"", GST_CL_AUTO_SOURCES_ENV,
+          which + 5);
+    add_source (self, fake, names);
+  } else {
+    gchar **list = g_strsplit (which, ",", -1);
+    for (gchar ** s = list; *s; s++) {
+      if (!strcmp (*s, "fdinfo")) {
+        add_source (self, gst_cl_load_fdinfo_new (&target, NULL,
+                !g_strcmp0 (fdinfo, "all")), names);
+      } else if (!strcmp (*s, "nvml")) {
+        gchar *why = NULL;
+        add_source (self, gst_cl_load_nvml_new (&target,
+                g_getenv (GST_CL_AUTO_NVML_LIB_ENV), &why), names);
+        if (why)
+          GST_INFO ("%s", why);
+        g_free (why);
+      } else if (!strcmp (*s, "encoder")) {
+        add_source (self, gst_cl_load_encoder_new (&target, 1.0), names);
+      } else if (strcmp (*s, "none")) {
+        GST_WARNING ("%s: unknown load source \"%s\"", GST_CL_AUTO_SOURCES_ENV,
+            *s);
+      }
+    }
+    g_strfreev (list);
+  }
+  self->source_names = g_string_free (names, FALSE);
+}
+
+static gint64
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000;
+}
+
+GstCLAuto *
+gst_cl_auto_new (const GstCLDeviceInfo * preferred,
+    const GstCLDeviceInfo * fallback, GError ** error)
+{
+  GstCLAuto *self = g_object_new (GST_TYPE_CL_AUTO, NULL);
+  GstCLPolicyParams params;
+  gchar *warnings = NULL;
+
+  gst_object_ref_sink (self);
+  self->contexts[GST_CL_SLOT_PREFERRED] = gst_cl_context_new (preferred,
+      error);
+  if (!self->contexts[GST_CL_SLOT_PREFERRED])
+    goto failed;
+  self->contexts[GST_CL_SLOT_FALLBACK] = gst_cl_context_new (fallback, error);
+  if (!self->contexts[GST_CL_SLOT_FALLBACK])
+    goto failed;
+
+  gst_cl_policy_params_init (&params);
+  gst_cl_policy_params_parse (&params, g_getenv (GST_CL_AUTO_ENV), &warnings);
+  if (warnings)
+    GST_WARNING ("%s: %s", GST_CL_AUTO_ENV, warnings);
+  g_free (warnings);
+  gst_cl_policy_init (&self->policy, &params, GST_CL_SLOT_PREFERRED,
+      now_ms ());
+  self->active = GST_CL_SLOT_PREFERRED;
+  make_sources (self, preferred);
+  GST_INFO_OBJECT (self, "auto between %s and %s, load sources: %s",
+      preferred->name, fallback->name, self->source_names);
+  return self;
+
+failed:
+  gst_object_unref (self);
+  return NULL;
+}
+
+guint
+gst_cl_auto_get_active (GstCLAuto * self)
+{
+  return (guint) g_atomic_int_get (&self->active);
+}
+
+gint
+gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context)
+{
+  for (gint i = 0; i < GST_CL_N_SLOTS; i++)
+    if (self->contexts[i] == context)
+      return i;
+  return -1;
+}
+
+static gchar *
+slot_label (GstCLAuto * self, guint slot)
+{
+  return gst_cl_device_info_label (self->contexts[slot]->device);
+}
+
+/* Called with the lock held. */
+static void
+close_window (GstCLAuto * self, GstElement * element, gint64 now)
+{
+  GstCLLoadQuery q = { now, self->frames,
+    self->window_slot == GST_CL_SLOT_PREFERRED, element
+  };
+  GString *detail = g_string_new (NULL);
+  GstCLPolicyWindow w;
+  GstCLSwitchReason reason;
+  gdouble busy = -1, hint = -1;
+  guint from = self->policy.active;
+
+  for (guint i = 0; i < self->sources->len; i++) {
+    GstCLLoadSource *src = g_ptr_array_index (self->sources, i);
+    gdouble b = src->sample (src, &q, detail);
+    if (src->is_hint)
+      hint = MAX (hint, b);
+    else
+      busy = MAX (busy, b);
+  }
+  if (busy < 0)
+    busy = hint;
+
+  w.time_ms = now / GST_MSECOND;
+  w.slot = self->window_slot;
+  w.busy = busy;
+  w.ms_per_frame = self->window_frames && self->kernel_ns[w.slot] > 0 ?
+      self->kernel_ns[w.slot] / 1e6 / self->window_frames : -1;
+  self->last_busy = busy;
+  self->last_ms = w.ms_per_frame;
+  reason = gst_cl_policy_feed (&self->policy, &w);
+  GST_LOG_OBJECT (self, "window: slot %u, %u frames, %.3f ms/frame, busy "
+      "%.2f %s-> %s", w.slot, self->window_frames, w.ms_per_frame, busy,
+      detail->str, gst_cl_switch_reason_name (reason));
+
+  if (reason != GST_CL_SWITCH_NONE) {
+    gchar *a = slot_label (self, from), *b = slot_label (self,
+        self->policy.active);
+    g_clear_pointer (&self->decision, gst_structure_free);
+    self->decision = gst_structure_new ("gst-cl-device-switch",
+        "from", G_TYPE_STRING, a, "to", G_TYPE_STRING, b,
+        "to-slot", G_TYPE_STRING, self->policy.active ==
+        GST_CL_SLOT_PREFERRED ? "preferred" : "fallback",
+        "reason", G_TYPE_STRING, gst_cl_switch_reason_name (reason),
+        "frame", G_TYPE_UINT64, self->frames,
+        "busy", G_TYPE_DOUBLE, busy,
+        "ms-per-frame", G_TYPE_DOUBLE, w.ms_per_frame,
+        "gpu-unloaded-ms", G_TYPE_DOUBLE,
+        self->policy.unloaded_ms[GST_CL_SLOT_PREFERRED],
+        "cpu-ms", G_TYPE_DOUBLE, self->policy.unloaded_ms[GST_CL_SLOT_FALLBACK],
+        "windows", G_TYPE_UINT, from == GST_CL_SLOT_PREFERRED ?
+        self->policy.p.up_windows : self->policy.p.down_windows,
+        "switches", G_TYPE_UINT, self->policy.switches,
+        "sources", G_TYPE_STRING, self->source_names,
+        "detail", G_TYPE_STRING, g_strstrip (detail->str), NULL);
+    GST_INFO_OBJECT (self, "switch %s -> %s: %" GST_PTR_FORMAT, a, b,
+        self->decision);
+    g_free (a);
+    g_free (b);
+    g_atomic_int_set (&self->active, (gint) self->policy.active);
+  }
+  g_string_free (detail, TRUE);
+
+  self->window_start_ns = now;
+  self->window_frames = 0;
+  self->window_slot = self->policy.active;
+  for (guint i = 0; i < GST_CL_N_SLOTS; i++)
+    self->kernel_ns[i] = 0;
+}
+
+guint
+gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element)
+{
+  gint64 now = g_get_monotonic_time () * GST_USECOND;
+  guint slot;
+
+  g_mutex_lock (&self->lock);
+  if (self->window_frames == 0 && self->window_start_ns == 0)
+    self->window_start_ns = now;
+  if (self->window_frames >= self->policy.p.window_frames &&
+      now - self->window_start_ns >= self->policy.p.window_ms * GST_MSECOND)
+    close_window (self, element, now);
+  slot = self->policy.active;
+  self->frames++;
+  if (slot == self->window_slot)
+    self->window_frames++;
+  g_mutex_unlock (&self->lock);
+  return slot;
+}
+
+typedef struct
+{
+  GstCLAuto *group;
+  guint slot;
+  cl_event marker;
+} Track;
+
+static void
+track_done (cl_event done, cl_int status, void *user_data)
+{
+  Track *t = user_data;
+  GstCLAuto *self = t->group;
+  cl_ulong start = 0, end = 0;
+
+  if (status == CL_COMPLETE &&
+      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_END, sizeof (end),
+          &end, NULL) == CL_SUCCESS) {
+    /* The marker ends when the queue reaches this frame's work; a driver
+     * without marker timestamps falls back to the last command's start. */
+    if (clGetEventProfilingInfo (t->marker, CL_PROFILING_COMMAND_END,
+            sizeof (start), &start, NULL) != CL_SUCCESS || start == 0)
+      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_START,
+          sizeof (start), &start, NULL);
+  }
+  clReleaseEvent (t->marker);
+  clReleaseEvent (done);
+
+  g_mutex_lock (&self->lock);
+  if (end > start && start > 0 && t->slot == self->window_slot)
+    self->kernel_ns[t->slot] += end - start;
+  self->pending--;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_free (t);
+}
+
+void
+gst_cl_auto_track (GstCLAuto * self, guint slot, cl_event marker,
+    cl_event done)
+{
+  Track *t;
+
+  if (!self->policy.p.kernel_time || !marker || !done)
+    return;
+  t = g_new0 (Track, 1);
+  t->group = self;
+  t->slot = slot;
+  t->marker = marker;
+  clRetainEvent (marker);
+  clRetainEvent (done);
+  g_mutex_lock (&self->lock);
+  self->pending++;
+  g_mutex_unlock (&self->lock);
+  if (clSetEventCallback (done, CL_COMPLETE, track_done, t) != CL_SUCCESS)
+    track_done (done, CL_INVALID_EVENT, t);
+}
+
+GstStructure *
+gst_cl_auto_get_decision (GstCLAuto * self)
+{
+  GstStructure *s;
+  g_mutex_lock (&self->lock);
+  s = self->decision ? gst_structure_copy (self->decision) : NULL;
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+void
+gst_cl_auto_add_stats (GstCLAuto * self, GstStructure * s)
+{
+  gchar *active;
+
+  g_mutex_lock (&self->lock);
+  active = slot_label (self, self->policy.active);
+  gst_structure_set (s, "auto-switches", G_TYPE_INT64,
+      (gint64) self->policy.switches, "auto-active", G_TYPE_STRING, active,
+      "auto-frames", G_TYPE_INT64, (gint64) self->frames,
+      "auto-busy", G_TYPE_DOUBLE, self->last_busy,
+      "auto-ms-per-frame", G_TYPE_DOUBLE, self->last_ms,
+      "auto-sources", G_TYPE_STRING, self->source_names, NULL);
+  g_mutex_unlock (&self->lock);
+  g_free (active);
+}
+
+/* ---- GstContext sharing ------------------------------------------------ */
+
+static gboolean
+same_devices (GstCLAuto * group, const GstCLDeviceInfo * preferred,
+    const GstCLDeviceInfo * fallback)
+{
+  return group->contexts[GST_CL_SLOT_PREFERRED]->device == preferred &&
+      group->contexts[GST_CL_SLOT_FALLBACK]->device == fallback;
+}
+
+gboolean
+gst_cl_auto_handle_set_context (GstElement * element,
+    GstContext * gst_context, const GstCLDeviceInfo * preferred,
+    const GstCLDeviceInfo * fallback, GstCLAuto ** group)
+{
+  GstCLAuto *other = NULL;
+  const GstStructure *s;
+
+  if (!gst_context || g_strcmp0 (gst_context_get_context_type (gst_context),
+          GST_CL_CONTEXT_TYPE_NAME))
+    return FALSE;
+  s = gst_context_get_structure (gst_context);
+  if (!gst_structure_get (s, "auto", GST_TYPE_CL_AUTO, &other, NULL) || !other)
+    return FALSE;
+  if (!same_devices (other, preferred, fallback)) {
+    gst_object_unref (other);
+    return FALSE;
+  }
+  gst_clear_object (group);
+  *group = other;
+  GST_DEBUG_OBJECT (element, "using shared auto group %" GST_PTR_FORMAT,
+      other);
+  return TRUE;
+}
+
+static void
+fill_structure (GstStructure * s, GstCLAuto * group)
+{
+  GstCLContext *ctx = group->contexts[gst_cl_auto_get_active (group)];
+  /* "context" lets elements pinned to one of the devices share it too. */
+  gst_structure_set (s, "context", GST_TYPE_CL_CONTEXT, ctx,
+      "device", G_TYPE_STRING, ctx->device->name,
+      "auto", GST_TYPE_CL_AUTO, group, NULL);
+}
+
+gboolean
+gst_cl_auto_handle_context_query (GstElement * element, GstQuery * query,
+    GstCLAuto * group)
+{
+  const gchar *type;
+  GstContext *old = NULL, *gst_context;
+
+  if (!group || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  if (!gst_query_parse_context_type (query, &type) ||
+      g_strcmp0 (type, GST_CL_CONTEXT_TYPE_NAME))
+    return FALSE;
+  gst_query_parse_context (query, &old);
+  gst_context = old ? gst_context_copy (old) :
+      gst_context_new (GST_CL_CONTEXT_TYPE_NAME, TRUE);
+  fill_structure (gst_context_writable_structure (gst_context), group);
+  gst_query_set_context (query, gst_context);
+  gst_context_unref (gst_context);
+  return TRUE;
+}
+
+static gboolean
+query_peers (GstElement * element, GstPadDirection direction,
+    const GstCLDeviceInfo * preferred, const GstCLDeviceInfo * fallback,
+    GstCLAuto ** group)
+{
+  GstIterator *it = direction == GST_PAD_SRC ?
+      gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  GValue item = G_VALUE_INIT;
+  gboolean found = FALSE;
+
+  while (!found && gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GstPad *pad = g_value_get_object (&item);
+    GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE_NAME);
+    GstContext *gst_context = NULL;
+
+    if (gst_pad_peer_query (pad, query)) {
+      gst_query_parse_context (query, &gst_context);
+      if (gst_context) {
+        gst_element_set_context (element, gst_context);
+        found = *group && same_devices (*group, preferred, fallback);
+      }
+    }
+    gst_query_unref (query);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  return found;
+}
+
+gboolean
+gst_cl_auto_ensure_element_group (GstElement * element,
+    const GstCLDeviceInfo * preferred, const GstCLDeviceInfo * fallback,
+    GstCLAuto ** group, GError ** error)
+{
+  GstContext *gst_context;
+
+  if (*group && same_devices (*group, preferred, fallback))
+    return TRUE;
+  gst_clear_object (group);
+
+  if (query_peers (element, GST_PAD_SRC, preferred, fallback, group) ||
+      query_peers (element, GST_PAD_SINK, preferred, fallback, group))
+    return TRUE;
+
+  gst_element_post_message (element, gst_message_new_need_context
+      (GST_OBJECT (element), GST_CL_CONTEXT_TYPE_NAME));
+  if (*group && same_devices (*group, preferred, fallback))
+    return TRUE;
+  gst_clear_object (group);
+
+  *group = gst_cl_auto_new (preferred, fallback, error);
+  if (!*group)
+    return FALSE;
+  gst_context = gst_context_new (GST_CL_CONTEXT_TYPE_NAME, TRUE);
+  fill_structure (gst_context_writable_structure (gst_context), *group);
+  gst_element_set_context (element, gst_context);
+  gst_element_post_message (element, gst_message_new_have_context
+      (GST_OBJECT (element), gst_context));
+  return TRUE;
+}

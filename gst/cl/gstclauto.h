@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* device=auto across two devices: the group every auto element of a chain
+ * shares (through the same GstContext as GstCLContext), holding one
+ * GstCLContext per device (cl_context + in-order queue each), the load
+ * sources, the policy and the active device. See docs/AUTO.md. */
+#pragma once
+
+#include <gst/gst.h>
+#include "gstclcontext.h"
+#include "gstclload.h"
+#include "gstclpolicy.h"
+
+G_BEGIN_DECLS
+
+/* Knobs: "key=value,..." (gstclpolicy.h; switching=false turns it off). */
+#define GST_CL_AUTO_ENV "GST_CL_AUTO"
+/* "PREFERRED,FALLBACK" device requests (as the device property takes
+ * them) instead of the first GPU and the first CPU device. Lets tests
+ * treat one PoCL device as the "GPU". */
+#define GST_CL_AUTO_DEVICES_ENV "GST_CL_AUTO_DEVICES"
+/* Which load sources: "fdinfo,nvml,encoder" (default), "none", or
+ * "fake:SCRIPT" (gst_cl_load_fake_new), which replaces the others. */
+#define GST_CL_AUTO_SOURCES_ENV "GST_CL_AUTO_SOURCES"
+/* "self" (default) or "all": whose DRM fdinfo is read. */
+#define GST_CL_AUTO_FDINFO_ENV "GST_CL_AUTO_FDINFO"
+/* NVML library to dlopen instead of libnvidia-ml.so.1 (tests). */
+#define GST_CL_AUTO_NVML_LIB_ENV "GST_CL_AUTO_NVML_LIB"
+
+#define GST_TYPE_CL_AUTO (gst_cl_auto_get_type ())
+G_DECLARE_FINAL_TYPE (GstCLAuto, gst_cl_auto, GST, CL_AUTO, GstObject)
+
+struct _GstCLAuto
+{
+  GstObject parent;
+
+  /* GST_CL_SLOT_PREFERRED (the GPU) and GST_CL_SLOT_FALLBACK (CPU). */
+  GstCLContext *contexts[GST_CL_N_SLOTS];
+
+  /*< private >*/
+  GMutex lock;
+  GCond cond;
+  GstCLPolicy policy;
+  GPtrArray *sources;           /* GstCLLoadSource */
+  gchar *source_names;
+  gint active;                  /* atomic */
+  guint64 frames;               /* leader frames so far */
+  gint64 window_start_ns;
+  guint window_frames;
+  guint window_slot;
+  gint64 kernel_ns[GST_CL_N_SLOTS];     /* device time in this window */
+  gint pending;                 /* timing callbacks not run yet */
+  GstStructure *decision;       /* figures of the last switch */
+  gdouble last_busy;
+  gdouble last_ms;
+};
+
+/* The two devices device=auto switches between, or FALSE when auto means
+ * one device (no GPU, no CPU device, or switching=false): then auto is
+ * resolved by gst_cl_device_select() as before. */
+gboolean gst_cl_auto_devices (const GstCLDeviceInfo ** preferred,
+    const GstCLDeviceInfo ** fallback);
+
+GstCLAuto *gst_cl_auto_new (const GstCLDeviceInfo * preferred,
+    const GstCLDeviceInfo * fallback, GError ** error);
+
+guint gst_cl_auto_get_active (GstCLAuto * self);
+/* The slot of @context in the group, -1 when it is not one of them. */
+gint gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context);
+
+/* Called once per frame by the first element of a chain (input not
+ * written by a kernel of this group): counts the frame, closes a window
+ * when it is full (samples the load, feeds the policy) and returns the
+ * slot this frame runs on. @element: for the encoder source. */
+guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
+
+/* Adds END(@done) - END(@marker) (the device time of one element's work
+ * for one frame) to @slot's time once @done completes. Never waits. */
+void gst_cl_auto_track (GstCLAuto * self, guint slot, cl_event marker,
+    cl_event done);
+
+/* Copy of the figures of the last switch ("gst-cl-device-switch"), or
+ * NULL before the first. */
+GstStructure *gst_cl_auto_get_decision (GstCLAuto * self);
+
+/* Group-level stats fields added to @s: auto-switches, auto-active,
+ * auto-frames, auto-busy, auto-ms-per-frame. */
+void gst_cl_auto_add_stats (GstCLAuto * self, GstStructure * s);
+
+/* GstContext sharing, as gst_cl_ensure_element_context() for a group. */
+gboolean gst_cl_auto_ensure_element_group (GstElement * element,
+    const GstCLDeviceInfo * preferred, const GstCLDeviceInfo * fallback,
+    GstCLAuto ** group, GError ** error);
+gboolean gst_cl_auto_handle_set_context (GstElement * element,
+    GstContext * gst_context, const GstCLDeviceInfo * preferred,
+    const GstCLDeviceInfo * fallback, GstCLAuto ** group);
+gboolean gst_cl_auto_handle_context_query (GstElement * element,
+    GstQuery * query, GstCLAuto * group);
+
+G_END_DECLS
