@@ -134,6 +134,61 @@ gst_cl_histeq_build (GstCLFilter * filter, GError ** error)
       gst_cl_filter_get_context (filter), error);
 }
 
+/* device=auto moved the element: the smoothed mappings go with it (read
+ * from the old device once, written to the new one), so the picture does
+ * not jump at the switch. */
+static gboolean
+gst_cl_histeq_migrate (GstCLFilter * filter, GstCLContext * from,
+    GstCLContext * to, GError ** error)
+{
+  GstCLHisteq *self = GST_CL_HISTEQ (filter);
+  GstCLHisteqBuffers old = self->bufs;
+  gpointer state = NULL;
+  gsize size = 0;
+
+  if (old.state && !old.state_fresh && !self->reset) {
+    size = gst_cl_histeq_buffers_state_size (&old);
+    state = g_malloc (size);
+    gst_cl_context_count (from, GST_CL_COUNTER_HOST_WAITS, 1);
+    if (clEnqueueReadBuffer (from->queue, old.state, CL_TRUE, 0, size, state,
+            0, NULL, NULL) != CL_SUCCESS) {
+      GST_WARNING_OBJECT (self, "could not read the smoothing state: it "
+          "starts over on %s", to->device->name);
+      g_clear_pointer (&state, g_free);
+    }
+  }
+  if (!GST_CL_FILTER_CLASS (gst_cl_histeq_parent_class)->migrate (filter,
+          from, to, error)) {
+    g_free (state);
+    return FALSE;
+  }
+  if (state) {
+    GstCLHisteqMode mode;
+    gdouble clip;
+    gint tx, ty;
+
+    GST_OBJECT_LOCK (self);
+    mode = self->mode;
+    clip = self->clip_limit;
+    tx = self->tiles_x;
+    ty = self->tiles_y;
+    GST_OBJECT_UNLOCK (self);
+    /* Same geometry (no property changed meanwhile): the state fits. */
+    if (gst_cl_histeq_buffers_ensure (&self->bufs, to, old.width, old.height,
+            mode, tx, ty, clip, error) &&
+        !memcmp (&self->bufs.geom, &old.geom, sizeof (old.geom)) &&
+        clEnqueueWriteBuffer (to->queue, self->bufs.state, CL_TRUE, 0, size,
+            state, 0, NULL, NULL) == CL_SUCCESS) {
+      gst_cl_context_count (to, GST_CL_COUNTER_HOST_WAITS, 1);
+      self->bufs.state_fresh = FALSE;
+      self->bufs.smoothing_on = old.smoothing_on;
+    }
+    g_clear_error (error);
+    g_free (state);
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_cl_histeq_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info)
@@ -367,6 +422,7 @@ gst_cl_histeq_class_init (GstCLHisteqClass * klass)
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_histeq_release);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_histeq_set_info);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cl_histeq_process);
+  filter_class->migrate = GST_DEBUG_FUNCPTR (gst_cl_histeq_migrate);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTEQ_MODE, 0);
 }

@@ -103,6 +103,13 @@ gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
   memset (bufs, 0, sizeof (*bufs));
 }
 
+gsize
+gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs)
+{
+  return sizeof (cl_float) * (TILE_STATE * bufs->geom.tiles_x *
+      bufs->geom.tiles_y + FRAME_STATE);
+}
+
 gboolean
 gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     gint width, gint height, GstCLHisteqMode mode, gint tiles_x, gint tiles_y,

@@ -69,6 +69,8 @@ gboolean gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs,
     GstCLContext * ctx, gint width, gint height, GstCLHisteqMode mode,
     gint tiles_x, gint tiles_y, gdouble clip_limit, GError ** error);
 void gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs);
+/* Bytes of the temporal state (smoothed mappings and the frame's state). */
+gsize gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs);
 
 /* Histogram, LUT and apply for the luma of one plane (@pixel_bytes 1 or 4,
  * @w the luma weights for 4). Never waits; @event: the last command.
