@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* device=auto switching for real, between two OpenCL devices. This machine
+ * has one CPU, so PoCL is asked for two devices (POCL_DEVICES="pthread
+ * pthread", set by tests/meson.build) and GST_CL_AUTO_DEVICES makes the
+ * first one the "GPU" (preferred) and the second the fallback; the load
+ * is scripted (GST_CL_AUTO_SOURCES=fake:...) and the windows are counted
+ * in frames, so every run switches at the same frames.
+ *
+ * Checked: the chain moves to the fallback under load and back when it
+ * ends, together (first element and follower), with no compilation; frames
+ * in = frames out; every frame equals a single-device run's (clhisteq's
+ * temporal smoothing carried over) and clblur's frames are within 1 of
+ * the C reference across both switches; a fast square wave moves nothing,
+ * a slow one a bounded number of times; pinned devices never move. */
+#include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <CL/cl.h>
+#include <math.h>
+#include <string.h>
+
+#include "gstclref.h"
+
+#define W 96                    /* a multiple of 4: GRAY8 stride == width */
+#define H 64
+#define N_FRAMES 200
+
+/* Deterministic windows: 5 frames each, no time floor, no dwell; the
+ * kernel-time signal off (it is real timing, so it would not be). */
+#define KNOBS "window-frames=5,window-ms=0,min-dwell-ms=0,kernel-time=false"
+
+typedef struct
+{
+  guint8 *frames[1000];
+  guint n;
+  GHashTable *switches;         /* element name -> GPtrArray of structures */
+  gint notifies;
+} Run;
+
+static void
+run_clear (Run * r)
+{
+  for (guint i = 0; i < r->n; i++)
+    g_free (r->frames[i]);
+  if (r->switches)
+    g_hash_table_unref (r->switches);
+  memset (r, 0, sizeof (*r));
+}
+
+/* Input frame @k: noise on a brightness that drifts, so the histogram
+ * moves slowly (no scene cut) and the smoothing state matters. */
+static void
+make_frame (guint k, guint8 * data)
+{
+  guint32 seed = 12345 + k * 7919;
+  gint base = 60 + (gint) (40 * sin (k / 9.0));
+  for (gint i = 0; i < W * H; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    data[i] = CLAMP (base + (gint) ((seed >> 24) % 90) - 20 + (i % W) / 3, 0,
+        255);
+  }
+}
+
+static void
+on_notify (GObject * obj, GParamSpec * pspec, gpointer user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+}
+
+/* Runs appsrc ! @chain ! appsink on input frames @start..@start+@n-1 with
+ * the auto knobs and fake load @script. */
+static void
+run_chain (const gchar * chain, const gchar * script, guint start, guint n,
+    Run * r)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time caps="
+      "video/x-raw,format=GRAY8,width=%d,height=%d,framerate=30/1 ! %s ! "
+      "appsink name=sink sync=false", W, H, chain);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *src, *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  GstSample *sample;
+  GstIterator *it;
+  GValue item = G_VALUE_INIT;
+
+  fail_unless (pipe != NULL, "%s", desc);
+  g_setenv ("GST_CL_AUTO", KNOBS, TRUE);
+  g_setenv ("GST_CL_AUTO_SOURCES", script, TRUE);
+  memset (r, 0, sizeof (*r));
+  r->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) g_ptr_array_unref);
+
+  it = gst_bin_iterate_elements (GST_BIN (pipe));
+  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GObject *e = g_value_get_object (&item);
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+            "current-device"))
+      g_signal_connect (e, "notify::current-device", G_CALLBACK (on_notify),
+          &r->notifies);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_ASYNC);
+  for (guint k = 0; k < n; k++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);
+    GstMapInfo map;
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+    make_frame (start + k, map.data);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = k * GST_SECOND / 30;
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), buf),
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+    fail_unless (r->n < G_N_ELEMENTS (r->frames));
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    r->frames[r->n++] = g_memdup2 (map.data, W * H);
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+  }
+
+  bus = gst_element_get_bus (pipe);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
+              GST_MESSAGE_ERROR))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "error from %s",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)));
+    if (gst_structure_has_name (s, "gst-cl-device-switch")) {
+      const gchar *name = GST_OBJECT_NAME (GST_MESSAGE_SRC (msg));
+      GPtrArray *list = g_hash_table_lookup (r->switches, name);
+      if (!list) {
+        list = g_ptr_array_new_with_free_func ((GDestroyNotify)
+            gst_structure_free);
+        g_hash_table_insert (r->switches, g_strdup (name), list);
+      }
+      g_ptr_array_add (list, gst_structure_copy (s));
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+}
+
+static guint
+n_switches (Run * r, const gchar * element)
+{
+  GPtrArray *list = g_hash_table_lookup (r->switches, element);
+  return list ? list->len : 0;
+}
+
+static const GstStructure *
+nth_switch (Run * r, const gchar * element, guint i)
+{
+  GPtrArray *list = g_hash_table_lookup (r->switches, element);
+  fail_unless (list && i < list->len);
+  return g_ptr_array_index (list, i);
+}
+
+static gint
+max_diff (const guint8 * a, const guint8 * b)
+{
+  gint m = 0;
+  for (gint i = 0; i < W * H; i++)
+    m = MAX (m, ABS ((gint) a[i] - (gint) b[i]));
+  return m;
+}
+
+/* "P.0,P.1" of the first platform with two devices, or NULL. Called in
+ * each test's process: PoCL's threads do not survive check's fork. */
+static gchar *
+two_devices (void)
+{
+  cl_platform_id platforms[16];
+  cl_uint n = 0;
+
+  if (clGetPlatformIDs (16, platforms, &n) != CL_SUCCESS)
+    return NULL;
+  for (cl_uint p = 0; p < MIN (n, 16); p++) {
+    cl_uint d = 0;
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_CPU, 0, NULL, &d) ==
+        CL_SUCCESS && d >= 2)
+      return g_strdup_printf ("%u.0,%u.1", p, p);
+  }
+  return NULL;
+}
+
+/* The first device plays the GPU. */
+static gboolean
+have_two_devices (void)
+{
+  gchar *devices = two_devices ();
+  if (!devices) {
+    g_printerr ("fewer than two OpenCL CPU devices: switching is not "
+        "exercised (set POCL_DEVICES=\"pthread pthread\")\n");
+    return FALSE;
+  }
+  g_setenv ("GST_CL_AUTO_DEVICES", devices, TRUE);
+  g_free (devices);
+  return TRUE;
+}
+
+#define SKIP_WITHOUT_TWO_DEVICES() G_STMT_START { \
+  if (!have_two_devices ()) \
+    return; \
+  } G_STMT_END
+
+
+/* Load from frame 40 to 100: to the fallback after 3 windows, back 5
+ * windows after the load ends. */
+#define SCRIPT "fake:40:0,60:1,100:0"
+
+GST_START_TEST (test_switch_and_back)
+{
+  Run a, pinned, fresh;
+  const gchar *roles[] = { "leader", "follower" };
+  const gchar *names[] = { "blur", "histeq" };
+  guint64 back_frame = 0;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  run_chain ("clblur name=blur sigma=1.5 ! queue ! clhisteq name=histeq "
+      "smoothing=8", SCRIPT, 0, N_FRAMES, &a);
+  run_chain ("clblur name=blur sigma=1.5 device=0.0 ! queue ! clhisteq "
+      "name=histeq smoothing=8 device=0.0", SCRIPT, 0, N_FRAMES, &pinned);
+
+  /* Frames in = frames out. */
+  fail_unless_equals_int (a.n, N_FRAMES);
+  fail_unless_equals_int (pinned.n, N_FRAMES);
+
+  /* Both elements moved twice, together, compiling nothing. */
+  for (guint e = 0; e < 2; e++) {
+    const GstStructure *to_cpu, *back;
+    gint64 compiled = -1;
+    guint64 f0 = 0, f1 = 0;
+
+    fail_unless_equals_int (n_switches (&a, names[e]), 2);
+    to_cpu = nth_switch (&a, names[e], 0);
+    back = nth_switch (&a, names[e], 1);
+    fail_unless_equals_string (gst_structure_get_string (to_cpu, "reason"),
+        "gpu-busy");
+    fail_unless_equals_string (gst_structure_get_string (to_cpu, "to-slot"),
+        "fallback");
+    fail_unless_equals_string (gst_structure_get_string (back, "reason"),
+        "gpu-free");
+    fail_unless_equals_string (gst_structure_get_string (back, "to-slot"),
+        "preferred");
+    fail_unless_equals_string (gst_structure_get_string (to_cpu, "role"),
+        roles[e]);
+    fail_unless (gst_structure_get_int64 (to_cpu, "programs-compiled",
+            &compiled) && compiled == 0);
+    fail_unless (gst_structure_get_int64 (back, "programs-compiled",
+            &compiled) && compiled == 0);
+    /* The decision's frame: 3 loaded windows of 5 after frame 40, then 5
+     * free windows after frame 100. */
+    fail_unless (gst_structure_get_uint64 (to_cpu, "frame", &f0));
+    fail_unless (gst_structure_get_uint64 (back, "frame", &f1));
+    fail_unless (f0 >= 50 && f0 <= 60, "left at frame %" G_GUINT64_FORMAT,
+        f0);
+    fail_unless (f1 >= 120 && f1 <= 135, "back at frame %" G_GUINT64_FORMAT,
+        f1);
+    back_frame = f1;
+  }
+  /* current-device followed: 2 notifies per element for the switches,
+   * plus start and stop. */
+  fail_unless_equals_int (a.notifies, 2 * (2 + 2));
+  fail_unless_equals_int (pinned.notifies, 2 * 2);
+  fail_unless_equals_int (g_hash_table_size (pinned.switches), 0);
+
+  /* Every frame as on one device, within clhisteq's tolerance (1). */
+  for (guint k = 0; k < N_FRAMES; k++) {
+    gint d = max_diff (a.frames[k], pinned.frames[k]);
+    fail_unless (d <= 1, "frame %u differs by %d from the single-device run",
+        k, d);
+  }
+
+  /* The check can fail: had the switch back reset the smoothing, the frame
+   * after it would differ (a run starting at that frame has no state). */
+  run_chain ("clblur sigma=1.5 device=0.0 ! clhisteq smoothing=8 device=0.0",
+      "none", back_frame, 1, &fresh);
+  fail_unless_equals_int (fresh.n, 1);
+  fail_unless (max_diff (fresh.frames[0], pinned.frames[back_frame]) > 1,
+      "a fresh state gives the same frame: the test proves nothing");
+  run_clear (&fresh);
+  run_clear (&a);
+  run_clear (&pinned);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_blur_reference_across_switches)
+{
+  Run a;
+  gint k = gst_cl_gaussian_ksize (1.5);
+  gdouble taps[GST_CL_GAUSSIAN_MAX_TAPS];
+  guint8 *in = g_malloc (W * H), *ref = g_malloc (W * H);
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  gst_cl_gaussian_taps (k, 1.5, taps);
+  run_chain ("clblur name=blur sigma=1.5", "fake:20:0,40:1,40:0", 0, 120, &a);
+  fail_unless_equals_int (a.n, 120);
+  fail_unless_equals_int (n_switches (&a, "blur"), 2);
+  for (guint f = 0; f < a.n; f++) {
+    gint d;
+    make_frame (f, in);
+    gst_cl_ref_blur_plane (in, W, ref, W, W, H, 1, taps, k, taps, k);
+    d = max_diff (a.frames[f], ref);
+    fail_unless (d <= 1, "frame %u: %d from the C reference", f, d);
+  }
+  g_free (in);
+  g_free (ref);
+  run_clear (&a);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_square_waves)
+{
+  Run a;
+  guint n;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  /* 2 windows loaded, 2 free: never the 3 in a row it takes. */
+  run_chain ("clblur name=blur ! clsobel name=sobel", "fake:10:1,10:0,loop",
+      0, 300, &a);
+  fail_unless_equals_int (a.n, 300);
+  fail_unless_equals_int (n_switches (&a, "blur"), 0);
+  fail_unless_equals_int (n_switches (&a, "sobel"), 0);
+  run_clear (&a);
+
+  /* 12 windows loaded, 12 free, 3 periods: follows, at most twice a
+   * period, and the follower with it. */
+  run_chain ("clblur name=blur ! clsobel name=sobel", "fake:60:1,60:0,loop",
+      0, 360, &a);
+  fail_unless_equals_int (a.n, 360);
+  n = n_switches (&a, "blur");
+  fail_unless (n >= 4 && n <= 6, "%u switches in 3 periods", n);
+  fail_unless_equals_int (n_switches (&a, "sobel"), n);
+  run_clear (&a);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pinned_never_moves)
+{
+  GstElement *e;
+  GstStructure *s = NULL;
+  Run a;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  /* Loaded all along, but pinned: no group, no switch. */
+  run_chain ("clblur name=blur device=cpu ! clblur name=b2 device=0.1",
+      "fake:0:1", 0, 60, &a);
+  fail_unless_equals_int (a.n, 60);
+  fail_unless_equals_int (g_hash_table_size (a.switches), 0);
+  fail_unless_equals_int (a.notifies, 2 * 2);
+  run_clear (&a);
+
+  /* switching=false: auto is one device again, no group in the stats. */
+  g_setenv ("GST_CL_AUTO", "switching=false", TRUE);
+  e = gst_element_factory_make ("clblur", NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_if (gst_structure_has_field (s, "auto-switches"));
+  gst_structure_free (s);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+
+  /* With it: the group's figures are in the stats. */
+  g_setenv ("GST_CL_AUTO", KNOBS, TRUE);
+  e = gst_element_factory_make ("clblur", NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_has_field (s, "auto-switches"));
+  fail_unless (gst_structure_has_field (s, "device-switches"));
+  gst_structure_free (s);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+auto_suite (void)
+{
+  Suite *s = suite_create ("auto");
+  TCase *tc = tcase_create ("switching");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_switch_and_back);
+  tcase_add_test (tc, test_blur_reference_across_switches);
+  tcase_add_test (tc, test_square_waves);
+  tcase_add_test (tc, test_pinned_never_moves);
+  return s;
+}
+
+GST_CHECK_MAIN (auto);
