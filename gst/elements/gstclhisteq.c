@@ -146,7 +146,7 @@ gst_cl_histeq_migrate (GstCLFilter * filter, GstCLContext * from,
   gpointer state = NULL;
   gsize size = 0;
 
-  if (old.state && !old.state_fresh && !self->reset) {
+  if (old.state && !old.state_fresh && !g_atomic_int_get (&self->reset)) {
     size = gst_cl_histeq_buffers_state_size (&old);
     state = g_malloc (size);
     gst_cl_context_count (from, GST_CL_COUNTER_HOST_WAITS, 1);

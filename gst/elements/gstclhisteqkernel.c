@@ -106,8 +106,9 @@ gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
 gsize
 gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs)
 {
-  return sizeof (cl_float) * (TILE_STATE * bufs->geom.tiles_x *
-      bufs->geom.tiles_y + FRAME_STATE);
+  const gint tiles = bufs->geom.tiles_x * bufs->geom.tiles_y;
+  return sizeof (cl_float) * (TILE_STATE * tiles +
+      GST_CL_HISTEQ_FRAME_STATE (tiles));
 }
 
 gboolean
