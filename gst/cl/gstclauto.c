@@ -35,6 +35,7 @@ gst_cl_auto_finalize (GObject * object)
     g_ptr_array_free (self->sources, TRUE);
   g_free (self->source_names);
   g_clear_pointer (&self->decision, gst_structure_free);
+  g_clear_pointer (&self->latency, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   G_OBJECT_CLASS (gst_cl_auto_parent_class)->finalize (object);
@@ -53,6 +54,30 @@ gst_cl_auto_init (GstCLAuto * self)
   g_cond_init (&self->cond);
   self->last_busy = -1;
   self->last_ms = -1;
+  self->latency = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
+typedef struct
+{
+  gint64 ns;
+  guint frames;
+} Latency;
+
+/* Largest mean latency of the elements in this window, ms, < 0: none. */
+static gdouble
+window_ms (GstCLAuto * self)
+{
+  GHashTableIter it;
+  gpointer k, v;
+  gdouble best = -1;
+
+  g_hash_table_iter_init (&it, self->latency);
+  while (g_hash_table_iter_next (&it, &k, &v)) {
+    Latency *l = v;
+    if (l->frames)
+      best = MAX (best, l->ns / 1e6 / l->frames);
+  }
+  return best;
 }
 
 static gboolean
@@ -263,8 +288,7 @@ close_window (GstCLAuto * self, GstElement * element, gint64 now)
   w.time_ms = now / GST_MSECOND;
   w.slot = self->window_slot;
   w.busy = busy;
-  w.ms_per_frame = self->window_frames && self->kernel_ns[w.slot] > 0 ?
-      self->kernel_ns[w.slot] / 1e6 / self->window_frames : -1;
+  w.ms_per_frame = window_ms (self);
   self->last_busy = busy;
   self->last_ms = w.ms_per_frame;
   reason = gst_cl_policy_feed (&self->policy, &w);
@@ -303,8 +327,7 @@ close_window (GstCLAuto * self, GstElement * element, gint64 now)
   self->window_start_ns = now;
   self->window_frames = 0;
   self->window_slot = self->policy.active;
-  for (guint i = 0; i < GST_CL_N_SLOTS; i++)
-    self->kernel_ns[i] = 0;
+  g_hash_table_remove_all (self->latency);
 }
 
 guint
@@ -330,6 +353,7 @@ gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element)
 typedef struct
 {
   GstCLAuto *group;
+  gpointer who;
   guint slot;
   cl_event marker;
 } Track;
@@ -344,19 +368,27 @@ track_done (cl_event done, cl_int status, void *user_data)
   if (status == CL_COMPLETE &&
       clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_END, sizeof (end),
           &end, NULL) == CL_SUCCESS) {
-    /* The marker ends when the queue reaches this frame's work; a driver
-     * without marker timestamps falls back to the last command's start. */
-    if (clGetEventProfilingInfo (t->marker, CL_PROFILING_COMMAND_END,
+    /* From when the frame's work was queued: under a time-sliced GPU the
+     * wait for a slice is where a load shows, not in the kernels. A driver
+     * without marker timestamps falls back to the last command's. */
+    if (clGetEventProfilingInfo (t->marker, CL_PROFILING_COMMAND_QUEUED,
             sizeof (start), &start, NULL) != CL_SUCCESS || start == 0)
-      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_START,
+      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_QUEUED,
           sizeof (start), &start, NULL);
   }
   clReleaseEvent (t->marker);
   clReleaseEvent (done);
 
   g_mutex_lock (&self->lock);
-  if (end > start && start > 0 && t->slot == self->window_slot)
-    self->kernel_ns[t->slot] += end - start;
+  if (end > start && start > 0 && t->slot == self->window_slot) {
+    Latency *l = g_hash_table_lookup (self->latency, t->who);
+    if (!l) {
+      l = g_new0 (Latency, 1);
+      g_hash_table_insert (self->latency, t->who, l);
+    }
+    l->ns += end - start;
+    l->frames++;
+  }
   self->pending--;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -364,8 +396,8 @@ track_done (cl_event done, cl_int status, void *user_data)
 }
 
 void
-gst_cl_auto_track (GstCLAuto * self, guint slot, cl_event marker,
-    cl_event done)
+gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
+    cl_event marker, cl_event done)
 {
   Track *t;
 
@@ -373,6 +405,7 @@ gst_cl_auto_track (GstCLAuto * self, guint slot, cl_event marker,
     return;
   t = g_new0 (Track, 1);
   t->group = self;
+  t->who = who;
   t->slot = slot;
   t->marker = marker;
   clRetainEvent (marker);

@@ -47,7 +47,8 @@ struct _GstCLAuto
   gint64 window_start_ns;
   guint window_frames;
   guint window_slot;
-  gint64 kernel_ns[GST_CL_N_SLOTS];     /* device time in this window */
+  GHashTable *latency;          /* element -> its frames' latency in this
+                                 * window (ns, frames) */
   gint pending;                 /* timing callbacks not run yet */
   GstStructure *decision;       /* figures of the last switch */
   gdouble last_busy;
@@ -73,10 +74,13 @@ gint gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context);
  * slot this frame runs on. @element: for the encoder source. */
 guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
 
-/* Adds END(@done) - END(@marker) (the device time of one element's work
- * for one frame) to @slot's time once @done completes. Never waits. */
-void gst_cl_auto_track (GstCLAuto * self, guint slot, cl_event marker,
-    cl_event done);
+/* Records QUEUED(@marker) to END(@done), the device latency of @who's
+ * work for one frame on @slot (waiting for a GPU time slice included),
+ * once @done completes. Never waits. The window's time per frame is the
+ * largest element's mean: the elements' intervals overlap, the last
+ * element's spans the chain. */
+void gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
+    cl_event marker, cl_event done);
 
 /* Copy of the figures of the last switch ("gst-cl-device-switch"), or
  * NULL before the first. */

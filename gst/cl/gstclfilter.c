@@ -913,16 +913,16 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
 
-  /* device=auto: the marker ends when the queue reaches this frame, so
-   * END(done) - END(marker) is the device time of this element's work,
-   * contention included. */
+  /* device=auto: QUEUED(marker) to END(done) is this element's device
+   * latency for the frame, waiting for a busy GPU included. */
   if (priv->group && clEnqueueMarkerWithWaitList (priv->context->queue, 0,
           NULL, &marker) != CL_SUCCESS)
     marker = NULL;
   status = klass->process (self, &in, &out, &done);
   if (marker) {
     if (status == CL_SUCCESS && done)
-      gst_cl_auto_track (priv->group, priv->slot, marker, done);
+      gst_cl_auto_track (priv->group, self, priv->slot, marker,
+          done);
     clReleaseEvent (marker);
   }
   if (status == CL_SUCCESS && done) {

@@ -3,9 +3,9 @@
  *
  *  on the GPU:  the busy signal (others' use of the GPU) is >= busy-high
  *               and the GPU, slowed by that load, is not known to beat the
- *               CPU anyway; or our own kernel time per frame is margin
- *               times the CPU's (or, the CPU's unknown, slowdown times our
- *               unloaded GPU time);
+ *               CPU anyway; or our own latency per frame is slowdown times
+ *               our unloaded GPU time and (when known) margin times the
+ *               CPU's;
  *  on the CPU:  the busy signal is <= busy-low and the GPU is not known to
  *               be slower than the CPU; or, still loaded, the GPU would beat
  *               the CPU by margin; with no busy signal at all, a probe of
@@ -204,7 +204,8 @@ learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
       w->busy <= policy->p.busy_low;
 
   policy->last_ms[w->slot] = ms;
-  if (!clean)
+  /* A window that looks loaded is not an unloaded time, signal or not. */
+  if (!clean || (*u > 0 && ms > *u * policy->p.slowdown))
     return;
   /* Falls at once, rises slowly: a few slow windows under an unseen load
    * do not teach the policy that the GPU is slow. */
@@ -242,9 +243,12 @@ gst_cl_policy_feed (GstCLPolicy * policy, const GstCLPolicyWindow * w)
       if (cpu < 0 || predicted < 0 || predicted > cpu * p->margin)
         reason = GST_CL_SWITCH_GPU_BUSY;
     } else if (ms >= 0) {
-      if (cpu > 0 && ms > cpu * p->margin)
-        reason = GST_CL_SWITCH_GPU_SLOW;
-      else if (cpu < 0 && gpu_free > 0 && ms > gpu_free * p->slowdown)
+      /* Slowed down against its own unloaded time (a load we cannot see)
+       * and, when the CPU's time is known, clearly slower than the CPU:
+       * two devices of similar speed do not swap on noise. */
+      gboolean slowed = gpu_free <= 0 || ms > gpu_free * p->slowdown;
+      gboolean worse = cpu <= 0 ? gpu_free > 0 : ms > cpu * p->margin;
+      if (slowed && worse)
         reason = GST_CL_SWITCH_GPU_SLOW;
     }
     need = p->up_windows;
