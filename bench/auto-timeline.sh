@@ -1,0 +1,65 @@
+#!/bin/bash
+# device=auto under a GPU load from another process, for real (GPU machine):
+# the same pipeline three times, device=auto, device=gpu and device=cpu,
+# each for SECONDS while tools/gpu-load saturates the GPU from LOAD_AT for
+# LOAD_FOR seconds. Writes OUT/{auto,gpu,cpu}.csv (throughput and device
+# every 0.25 s), OUT/*-events.csv (switch messages), OUT/load-*.txt (load
+# on/off times, same clock). Plot: bench/plot_auto_timeline.py OUT PNG.
+#   bench/auto-timeline.sh OUT [SECONDS=30] [LOAD_AT=8] [LOAD_FOR=12]
+# Environment: SIZE (1920x1080), LOAD_DEVICE (gpu), PIN_GPU (gpu) and
+# PIN_CPU (cpu): a dry run without a GPU can name PoCL devices instead.
+set -eu
+out=${1:?usage: auto-timeline.sh OUT [SECONDS] [LOAD_AT] [LOAD_FOR]}
+seconds=${2:-30}
+load_at=${3:-8}
+load_for=${4:-12}
+py=${PYTHON:-python3}
+size=${SIZE:-1920x1080}
+wh="--width ${size%x*} --height ${size#*x}"
+mkdir -p "$out"
+export GST_PLUGIN_PATH=$PWD/build GST_CL_CACHE_DIR=${GST_CL_CACHE_DIR:-/tmp/clcache}
+export GST_DEBUG=${GST_DEBUG:-cl*:2}
+test -x build/tools/gpu-load || { echo "build first (ninja -C build)"; exit 1; }
+
+{ echo "# $(date -u)"; nproc; nvidia-smi -L 2>/dev/null || true; clinfo -l; } \
+    > "$out/machine.txt" 2>&1
+# Warm the program caches of both devices (auto builds both at start).
+timeout 120 "$py" bench/auto_timeline.py --device auto --seconds 2 $wh \
+    --csv "$out/warmup.csv" --events "$out/warmup-events.csv"
+
+for mode in auto gpu cpu; do
+  case $mode in gpu) dev=${PIN_GPU:-gpu};; cpu) dev=${PIN_CPU:-cpu};; *) dev=auto;; esac
+  echo "=== device=$dev ($(date +%T))"
+  build/tools/gpu-load --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
+      > "$out/load-$mode.txt" 2> "$out/load-$mode.log" &
+  load=$!
+  # Starts with the load's delay: the load's clock and ours are the same.
+  timeout $((seconds + 60)) "$py" bench/auto_timeline.py --device "$dev" $wh \
+      --seconds "$seconds" --csv "$out/$mode.csv" \
+      --events "$out/$mode-events.csv"
+  wait $load
+  cat "$out/load-$mode.txt"
+done
+"$py" - "$out" <<'PY'
+import csv, sys
+out = sys.argv[1]
+for mode in ("auto", "gpu", "cpu"):
+    rows = list(csv.DictReader(open(f"{out}/{mode}.csv")))
+    load = dict(l.split() for l in open(f"{out}/load-{mode}.txt"))
+    on, off = float(load["load-on"]), float(load["load-off"])
+    def mean(sel):
+        v = [float(r["fps"]) for r in rows if sel(float(r["time"]))]
+        return sum(v) / len(v) if v else float("nan")
+    print(f"{mode:5s} fps before {mean(lambda t: t < on):8.1f}  "
+          f"under load {mean(lambda t: on <= t < off):8.1f}  "
+          f"after {mean(lambda t: t >= off + 3):8.1f}")
+ev = list(csv.DictReader(open(f"{out}/auto-events.csv")))
+load = dict(l.split() for l in open(f"{out}/load-auto.txt"))
+on, off = float(load["load-on"]), float(load["load-off"])
+for e in ev:
+    if e["element"] == "first":
+        t = float(e["time"])
+        rel = f"{t - on:+.2f} s from load-on" if t < off else \
+            f"{t - off:+.2f} s from load-off"
+        print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; {e['detail']}")
+PY
