@@ -272,6 +272,8 @@ GST_START_TEST (test_switch_and_back)
     fail_unless (f1 >= 120 && f1 <= 135, "back at frame %" G_GUINT64_FORMAT,
         f1);
     back_frame = f1;
+    g_print ("%s (%s): to the fallback at frame %" G_GUINT64_FORMAT
+        ", back at frame %" G_GUINT64_FORMAT "\n", names[e], roles[e], f0, f1);
   }
   /* current-device followed: 2 notifies per element for the switches,
    * plus start and stop. */
@@ -280,10 +282,15 @@ GST_START_TEST (test_switch_and_back)
   fail_unless_equals_int (g_hash_table_size (pinned.switches), 0);
 
   /* Every frame as on one device, within clhisteq's tolerance (1). */
-  for (guint k = 0; k < N_FRAMES; k++) {
-    gint d = max_diff (a.frames[k], pinned.frames[k]);
-    fail_unless (d <= 1, "frame %u differs by %d from the single-device run",
-        k, d);
+  {
+    gint worst = 0;
+    for (guint k = 0; k < N_FRAMES; k++) {
+      gint d = max_diff (a.frames[k], pinned.frames[k]);
+      fail_unless (d <= 1, "frame %u differs by %d from the single-device "
+          "run", k, d);
+      worst = MAX (worst, d);
+    }
+    g_print ("largest difference from the single-device run: %d\n", worst);
   }
 
   /* The check can fail: had the switch back reset the smoothing, the frame
@@ -293,6 +300,9 @@ GST_START_TEST (test_switch_and_back)
   fail_unless_equals_int (fresh.n, 1);
   fail_unless (max_diff (fresh.frames[0], pinned.frames[back_frame]) > 1,
       "a fresh state gives the same frame: the test proves nothing");
+  g_print ("a fresh smoothing state at frame %" G_GUINT64_FORMAT " differs "
+      "by %d\n", back_frame, max_diff (fresh.frames[0],
+          pinned.frames[back_frame]));
   run_clear (&fresh);
   run_clear (&a);
   run_clear (&pinned);
@@ -346,6 +356,7 @@ GST_START_TEST (test_square_waves)
       0, 360, &a);
   fail_unless_equals_int (a.n, 360);
   n = n_switches (&a, "blur");
+  g_print ("slow square wave: %u switches in 3 periods\n", n);
   fail_unless (n >= 4 && n <= 6, "%u switches in 3 periods", n);
   fail_unless_equals_int (n_switches (&a, "sobel"), n);
   run_clear (&a);

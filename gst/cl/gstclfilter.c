@@ -1113,27 +1113,34 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
    * GstCLFilter:device:
    *
    * Which OpenCL device to run on: "auto" (a GPU if there is one, else the
-   * CPU), "gpu", "cpu", "P.D" (platform and device index, as `clinfo -l`
-   * lists them) or part of the device's name. When left unset, the
-   * GST_CL_DEVICE environment variable, if set, gives the default for all
-   * elements. Read when the element starts.
+   * CPU; with both a GPU and a CPU device, the chain moves to the CPU
+   * device while the GPU is loaded and back when it frees up, between
+   * two frames: docs/AUTO.md), "gpu", "cpu", "P.D" (platform and device
+   * index, as `clinfo -l` lists them) or part of the device's name: these
+   * pin the device. When left unset, the GST_CL_DEVICE environment
+   * variable, if set, gives the default for all elements. Read when the
+   * element starts.
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
-          "OpenCL device: auto, gpu, cpu, P.D (platform.device index) or a "
-          "substring of the device name; unset: $" GST_CL_DEVICE_ENV
+          "OpenCL device: auto (GPU, moving to the CPU device while the GPU "
+          "is loaded), gpu, cpu, P.D (platform.device index) or a substring "
+          "of the device name (these pin it); unset: $" GST_CL_DEVICE_ENV
           " or auto", DEFAULT_DEVICE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CURRENT_DEVICE,
       g_param_spec_string ("current-device", "Current device",
           "The OpenCL device in use (\"P.D name (type, platform)\"), NULL "
-          "while stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+          "while stopped; notified when device=auto moves the element", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "Counters of the shared OpenCL context: host-waits, frame-copies, "
           "uploads, downloads, program-builds, program-cache-loads, "
-          "buffers-allocated, wrapped-inputs", GST_TYPE_STRUCTURE,
+          "buffers-allocated, wrapped-inputs; device-switches; with "
+          "device=auto across two devices also auto-switches, auto-active, "
+          "auto-frames, auto-busy, auto-ms-per-frame, auto-sources",
+          GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_filter_set_context);
