@@ -13,30 +13,31 @@ out=${1:?usage: auto-timeline.sh OUT [SECONDS] [LOAD_AT] [LOAD_FOR]}
 seconds=${2:-30}
 load_at=${3:-8}
 load_for=${4:-12}
-py=${PYTHON:-python3}
+py=${PYTHON:-python3}     # only for the summary (csv module)
 size=${SIZE:-1920x1080}
-wh="--width ${size%x*} --height ${size#*x}"
+w=${size%x*} h=${size#*x}
 mkdir -p "$out"
 export GST_PLUGIN_PATH=$PWD/build GST_CL_CACHE_DIR=${GST_CL_CACHE_DIR:-/tmp/clcache}
 export GST_DEBUG=${GST_DEBUG:-cl*:2}
-test -x build/tools/gpu-load || { echo "build first (ninja -C build)"; exit 1; }
+test -x build/tools/gpu-load -a -x build/bench/auto_timeline ||
+  { echo "build first (ninja -C build)"; exit 1; }
 
 { echo "# $(date -u)"; nproc; nvidia-smi -L 2>/dev/null || true; clinfo -l; } \
     > "$out/machine.txt" 2>&1
 # Warm the program caches of both devices (auto builds both at start).
-timeout 120 "$py" bench/auto_timeline.py --device auto --seconds 2 $wh \
-    --csv "$out/warmup.csv" --events "$out/warmup-events.csv"
+timeout 120 build/bench/auto_timeline auto 2 "$w" "$h" "$out/warmup.csv" \
+    "$out/warmup-events.csv"
 
 for mode in auto gpu cpu; do
   case $mode in gpu) dev=${PIN_GPU:-gpu};; cpu) dev=${PIN_CPU:-cpu};; *) dev=auto;; esac
   echo "=== device=$dev ($(date +%T))"
-  build/tools/gpu-load --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
+  build/tools/gpu-load --kernel tools/gpu-load.cl \
+      --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
       > "$out/load-$mode.txt" 2> "$out/load-$mode.log" &
   load=$!
   # Starts with the load's delay: the load's clock and ours are the same.
-  timeout $((seconds + 60)) "$py" bench/auto_timeline.py --device "$dev" $wh \
-      --seconds "$seconds" --csv "$out/$mode.csv" \
-      --events "$out/$mode-events.csv"
+  timeout $((seconds + 60)) build/bench/auto_timeline "$dev" "$seconds" \
+      "$w" "$h" "$out/$mode.csv" "$out/$mode-events.csv"
   wait $load
   cat "$out/load-$mode.txt"
 done
@@ -57,9 +58,8 @@ ev = list(csv.DictReader(open(f"{out}/auto-events.csv")))
 load = dict(l.split() for l in open(f"{out}/load-auto.txt"))
 on, off = float(load["load-on"]), float(load["load-off"])
 for e in ev:
-    if e["element"] == "first":
-        t = float(e["time"])
-        rel = f"{t - on:+.2f} s from load-on" if t < off else \
-            f"{t - off:+.2f} s from load-off"
-        print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; {e['detail']}")
+    t = float(e["time"])
+    rel = f"{t - on:+.2f} s from load-on" if t < off else \
+        f"{t - off:+.2f} s from load-off"
+    print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; {e['detail']}")
 PY

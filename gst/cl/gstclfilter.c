@@ -333,6 +333,7 @@ gst_cl_filter_stop (GstBaseTransform * trans)
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLContext *ctx;
+  GstCLAuto *group;
 
   if (priv->context)
     gst_cl_context_finish (priv->context);
@@ -352,9 +353,11 @@ gst_cl_filter_stop (GstBaseTransform * trans)
   ctx = priv->context;
   priv->context = NULL;
   priv->device = NULL;
+  group = priv->group;
+  priv->group = NULL;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&ctx);
-  gst_clear_object (&priv->group);
+  gst_clear_object (&group);
   g_object_notify (G_OBJECT (self), "current-device");
   return TRUE;
 }
