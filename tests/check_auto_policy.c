@@ -496,6 +496,59 @@ GST_START_TEST (test_va_render_node)
 
 GST_END_TEST;
 
+/* A stand-in hardware encoder: only its class matters. */
+typedef GstElement FakeHwEnc;
+typedef GstElementClass FakeHwEncClass;
+GType fake_hw_enc_get_type (void);
+G_DEFINE_TYPE (FakeHwEnc, fake_hw_enc, GST_TYPE_ELEMENT);
+
+static void
+fake_hw_enc_class_init (FakeHwEncClass * klass)
+{
+  gst_element_class_set_static_metadata (klass, "Fake hardware encoder",
+      "Codec/Encoder/Video/Hardware", "test", "test");
+}
+
+static void
+fake_hw_enc_init (FakeHwEnc * self)
+{
+}
+
+GST_START_TEST (test_encoder_source)
+{
+  GstCLLoadSource *src = gst_cl_load_encoder_new (NULL, 1.0);
+  GstElement *pipe = gst_pipeline_new (NULL);
+  GstElement *other = gst_element_factory_make ("identity", NULL);
+  GstElement *enc;
+  GstCLLoadQuery q = { 0 };
+  GString *d = g_string_new (NULL);
+
+  fail_unless (gst_element_register (NULL, "fakehwenc", GST_RANK_NONE,
+          fake_hw_enc_get_type ()));
+  enc = gst_element_factory_make ("fakehwenc", NULL);
+  fail_unless (src->is_hint);
+  gst_bin_add_many (GST_BIN (pipe), other, enc, NULL);
+  q.element = other;
+  /* Not running: no load. */
+  fail_unless (src->sample (src, &q, d) < 0);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_float (src->sample (src, &q, d), 1.0);
+  fail_unless (strstr (d->str, "hw-encoder=fakehwenc"), "%s", d->str);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  /* Without the encoder: nothing. */
+  gst_bin_remove (GST_BIN (pipe), enc);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (src->sample (src, &q, d) < 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  gst_cl_load_source_free (src);
+  g_string_free (d, TRUE);
+}
+
+GST_END_TEST;
+
 static Suite *
 auto_policy_suite (void)
 {
@@ -517,6 +570,7 @@ auto_policy_suite (void)
   tcase_add_test (tl, test_nvml_present);
   tcase_add_test (tl, test_fake_script);
   tcase_add_test (tl, test_va_render_node);
+  tcase_add_test (tl, test_encoder_source);
   return s;
 }
 
