@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gstclref.h"
+#include "clfilters/gstclflowmeta.h"
 
 #define W 96                    /* a multiple of 4: GRAY8 stride == width */
 #define H 64
@@ -32,6 +33,7 @@
 typedef struct
 {
   guint8 *frames[1000];
+  gfloat *flows[1000];          /* cloptflow's field per frame, or NULL */
   guint n;
   GHashTable *switches;         /* element name -> GPtrArray of structures */
   gint notifies;
@@ -40,8 +42,10 @@ typedef struct
 static void
 run_clear (Run * r)
 {
-  for (guint i = 0; i < r->n; i++)
+  for (guint i = 0; i < r->n; i++) {
     g_free (r->frames[i]);
+    g_free (r->flows[i]);
+  }
   if (r->switches)
     g_hash_table_unref (r->switches);
   memset (r, 0, sizeof (*r));
@@ -66,6 +70,21 @@ on_notify (GObject * obj, GParamSpec * pspec, gpointer user_data)
 {
   g_atomic_int_inc ((gint *) user_data);
 }
+
+/* Input frame @k for the flow: a smooth texture moving right by 1 pixel
+ * a frame. */
+static void
+make_moving_frame (guint k, guint8 * data)
+{
+  for (gint y = 0; y < H; y++)
+    for (gint x = 0; x < W; x++) {
+      gdouble u = x - (gdouble) k;
+      data[y * W + x] = (guint8) (128 + 50 * sin (u * 0.31) * cos (y * 0.23)
+          + 30 * sin ((u + y) * 0.13));
+    }
+}
+
+static gboolean moving_input;
 
 /* Runs appsrc ! @chain ! appsink on input frames @start..@start+@n-1 with
  * the auto knobs and fake load @script. */
@@ -111,7 +130,10 @@ run_chain (const gchar * chain, const gchar * script, guint start, guint n,
     GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);
     GstMapInfo map;
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-    make_frame (start + k, map.data);
+    if (moving_input)
+      make_moving_frame (start + k, map.data);
+    else
+      make_frame (start + k, map.data);
     gst_buffer_unmap (buf, &map);
     GST_BUFFER_PTS (buf) = k * GST_SECOND / 30;
     GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
@@ -124,8 +146,22 @@ run_chain (const gchar * chain, const gchar * script, guint start, guint n,
     fail_unless (r->n < G_N_ELEMENTS (r->frames));
     fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
             GST_MAP_READ));
-    r->frames[r->n++] = g_memdup2 (map.data, W * H);
+    r->frames[r->n] = g_memdup2 (map.data, W * H);
     gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    {
+      GstCLFlowMeta *m =
+          gst_buffer_get_cl_flow_meta (gst_sample_get_buffer (sample));
+      GstMapInfo fm;
+      if (m && gst_buffer_map (m->field, &fm, GST_MAP_READ)) {
+        fail_unless (m->width == W && m->height == H);
+        r->flows[r->n] = g_new (gfloat, 2 * W * H);
+        for (gint y = 0; y < H; y++)
+          memcpy (r->flows[r->n] + 2 * W * y, fm.data + m->stride * y,
+              sizeof (gfloat) * 2 * W);
+        gst_buffer_unmap (m->field, &fm);
+      }
+    }
+    r->n++;
     gst_sample_unref (sample);
   }
 
@@ -336,6 +372,56 @@ GST_START_TEST (test_blur_reference_across_switches)
 
 GST_END_TEST;
 
+static gfloat
+flow_diff (const gfloat * a, const gfloat * b)
+{
+  gfloat m = 0;
+  for (gint i = 0; i < 2 * W * H; i++)
+    m = MAX (m, fabsf (a[i] - b[i]));
+  return m;
+}
+
+/* cloptflow carries its previous frame: the flow across each switch is the
+ * single-device run's. */
+GST_START_TEST (test_optflow_across_switches)
+{
+  Run a, pinned, fresh;
+  const gchar *script = "fake:10:0,20:1,30:0";
+  gfloat worst = 0;
+  guint64 back = 0;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  moving_input = TRUE;
+  run_chain ("cloptflow name=flow output=passthrough levels=2", script, 0, 60,
+      &a);
+  run_chain ("cloptflow name=flow output=passthrough levels=2 device=0.0",
+      script, 0, 60, &pinned);
+  fail_unless_equals_int (a.n, 60);
+  fail_unless_equals_int (pinned.n, 60);
+  fail_unless_equals_int (n_switches (&a, "flow"), 2);
+  fail_unless (gst_structure_get_uint64 (nth_switch (&a, "flow", 1), "frame",
+          &back));
+  for (guint k = 0; k < a.n; k++) {
+    fail_unless (a.flows[k] && pinned.flows[k], "frame %u has no field", k);
+    worst = MAX (worst, flow_diff (a.flows[k], pinned.flows[k]));
+  }
+  g_print ("optflow: largest flow difference from the single-device run "
+      "%g px (back at frame %" G_GUINT64_FORMAT ")\n", worst, back);
+  fail_unless (worst <= 0.01f, "flow differs by %g px", worst);
+
+  /* Without the previous frame the flow after the switch would be zeros. */
+  run_chain ("cloptflow output=passthrough levels=2 device=0.0", "none",
+      back, 1, &fresh);
+  fail_unless (flow_diff (fresh.flows[0], pinned.flows[back]) > 0.5f,
+      "a fresh start gives the same flow: the test proves nothing");
+  moving_input = FALSE;
+  run_clear (&fresh);
+  run_clear (&a);
+  run_clear (&pinned);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_square_waves)
 {
   Run a;
@@ -416,6 +502,7 @@ auto_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_switch_and_back);
   tcase_add_test (tc, test_blur_reference_across_switches);
+  tcase_add_test (tc, test_optflow_across_switches);
   tcase_add_test (tc, test_square_waves);
   tcase_add_test (tc, test_pinned_never_moves);
   return s;

@@ -225,6 +225,62 @@ gst_cl_optflow_build (GstCLFilter * filter, GError ** error)
       gst_cl_filter_get_context (filter), radius, error);
 }
 
+/* device=auto moved the element: the previous frame goes with it. Only
+ * its level-0 luma is carried (one blocking read on the old device); the
+ * new device rebuilds its pyramid, so the next flow is what it would have
+ * been without the switch. */
+static gboolean
+gst_cl_optflow_migrate (GstCLFilter * filter, GstCLContext * from,
+    GstCLContext * to, GError ** error)
+{
+  GstCLOptflow *self = GST_CL_OPTFLOW (filter);
+  cl_mem prev = gst_cl_optflow_state_prev_luma (&self->state);
+  const gint w = self->state.width, h = self->state.height;
+  gfloat *luma = NULL;
+
+  if (prev && !self->reset) {
+    luma = g_new (gfloat, (gsize) w * h);
+    gst_cl_context_count (from, GST_CL_COUNTER_HOST_WAITS, 1);
+    if (clEnqueueReadBuffer (from->queue, prev, CL_TRUE, 0,
+            sizeof (gfloat) * w * h, luma, 0, NULL, NULL) != CL_SUCCESS) {
+      GST_WARNING_OBJECT (self, "could not read the previous frame: the "
+          "flow starts over on %s", to->device->name);
+      g_clear_pointer (&luma, g_free);
+    }
+  }
+  if (!GST_CL_FILTER_CLASS (gst_cl_optflow_parent_class)->migrate (filter,
+          from, to, error)) {
+    g_free (luma);
+    return FALSE;
+  }
+  if (luma) {
+    GstCLOptflowSampling sampling;
+    gint levels;
+    cl_event ev = NULL;
+    gboolean images;
+
+    GST_OBJECT_LOCK (self);
+    levels = self->levels;
+    sampling = self->sampling;
+    GST_OBJECT_UNLOCK (self);
+    images = gst_cl_optflow_use_images (&self->prog, to->device, sampling, w,
+        h);
+    if (gst_cl_optflow_state_ensure (&self->state, to, w, h, levels,
+            self->prog.radius, images, error) &&
+        gst_cl_optflow_state_restore_prev (&self->prog, &self->state,
+            to->queue, luma, &ev) == CL_SUCCESS)
+      gst_cl_context_count (to, GST_CL_COUNTER_HOST_WAITS, 1);
+    else
+      GST_WARNING_OBJECT (self, "the flow starts over on %s",
+          to->device->name);
+    if (ev)
+      clReleaseEvent (ev);
+    g_clear_error (error);
+    g_free (luma);
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_cl_optflow_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info)
@@ -758,6 +814,7 @@ gst_cl_optflow_class_init (GstCLOptflowClass * klass)
 
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_optflow_build);
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_optflow_release);
+  filter_class->migrate = GST_DEBUG_FUNCPTR (gst_cl_optflow_migrate);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_optflow_set_info);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cl_optflow_process);
 
