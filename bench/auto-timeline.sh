@@ -61,5 +61,6 @@ for e in ev:
     t = float(e["time"])
     rel = f"{t - on:+.2f} s from load-on" if t < off else \
         f"{t - off:+.2f} s from load-off"
-    print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; {e['detail']}")
+    print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; busy {e['busy']}, "
+          f"{e['ms_per_frame']} ms/frame; {e['detail']} [{e['sources']}]")
 PY

@@ -67,11 +67,12 @@ poll_bus (GstBus * bus, FILE * events)
     }
     if (s && gst_structure_has_name (s, "gst-cl-device-switch") &&
         !strcmp (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "first")) {
-      fprintf (events, "%.3f,%s,%s,%.3f,%.4f,\"%s\"\n", now (),
+      fprintf (events, "%.3f,%s,%s,%.3f,%.4f,\"%s\",\"%s\"\n", now (),
           gst_structure_get_string (s, "reason"),
           gst_structure_get_string (s, "to-slot"), field_double (s, "busy"),
           field_double (s, "ms-per-frame"),
-          gst_structure_get_string (s, "detail"));
+          gst_structure_get_string (s, "detail"),
+          gst_structure_get_string (s, "sources"));
       fflush (events);
     }
     gst_message_unref (msg);
@@ -116,7 +117,7 @@ main (int argc, char **argv)
   if (!csv || !events)
     return 1;
   fprintf (csv, "time,fps,device,index,busy,ms_per_frame,switches\n");
-  fprintf (events, "time,reason,to,busy,ms_per_frame,detail\n");
+  fprintf (events, "time,reason,to,busy,ms_per_frame,detail,sources\n");
   bus = gst_element_get_bus (pipe);
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);

@@ -524,10 +524,19 @@ gst_cl_load_nvml_new (const GstCLLoadTarget * target, const gchar * library,
   nvmlReturn_t (*init) (void);
   nvmlReturn_t (*by_index) (unsigned int, nvmlDevice_t *);
   nvmlReturn_t (*by_pci) (const char *, nvmlDevice_t *);
+  /* Containers often mount the driver's libraries outside the loader's
+   * path (the OpenCL ICD file names its library by full path). */
+  static const gchar *fallbacks[] = {
+    "/usr/local/nvidia/lib64/libnvidia-ml.so.1",
+    "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+    "/usr/lib64/libnvidia-ml.so.1",
+  };
   gpointer lib = dlopen (library ? library : "libnvidia-ml.so.1",
       RTLD_NOW | RTLD_LOCAL);
   nvmlReturn_t r = -1;
 
+  for (guint i = 0; !lib && !library && i < G_N_ELEMENTS (fallbacks); i++)
+    lib = dlopen (fallbacks[i], RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     if (why)
       *why = g_strdup_printf ("NVML not loaded: %s", dlerror ());
