@@ -85,6 +85,7 @@ make_moving_frame (guint k, guint8 * data)
 }
 
 static gboolean moving_input;
+static const gchar *extra_element;      /* added to the pipeline, unlinked */
 
 /* Runs appsrc ! @chain ! appsink on input frames @start..@start+@n-1 with
  * the auto knobs and fake load @script. */
@@ -122,6 +123,9 @@ run_chain (const gchar * chain, const gchar * script, guint start, guint n,
   g_value_unset (&item);
   gst_iterator_free (it);
 
+  if (extra_element)
+    fail_unless (gst_bin_add (GST_BIN (pipe),
+            gst_element_factory_make (extra_element, NULL)));
   src = gst_bin_get_by_name (GST_BIN (pipe), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PLAYING),
@@ -141,7 +145,9 @@ run_chain (const gchar * chain, const gchar * script, guint start, guint n,
         GST_FLOW_OK);
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+  /* A broken pipeline fails the test instead of hanging it. */
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              60 * GST_SECOND))) {
     GstMapInfo map;
     fail_unless (r->n < G_N_ELEMENTS (r->frames));
     fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
@@ -165,6 +171,8 @@ run_chain (const gchar * chain, const gchar * script, guint start, guint n,
     gst_sample_unref (sample);
   }
 
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)),
+      "no frame for 60 s and no end of stream");
   bus = gst_element_get_bus (pipe);
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
               GST_MESSAGE_ERROR))) {
@@ -450,6 +458,59 @@ GST_START_TEST (test_square_waves)
 
 GST_END_TEST;
 
+/* A stand-in hardware encoder: only its class matters to the source. */
+typedef GstElement FakeHwEnc;
+typedef GstElementClass FakeHwEncClass;
+GType fake_hw_enc_get_type (void);
+G_DEFINE_TYPE (FakeHwEnc, fake_hw_enc, GST_TYPE_ELEMENT);
+
+static void
+fake_hw_enc_class_init (FakeHwEncClass * klass)
+{
+  gst_element_class_set_static_metadata (klass, "Fake hardware encoder",
+      "Codec/Encoder/Video/Hardware", "test", "test");
+}
+
+static void
+fake_hw_enc_init (FakeHwEnc * self)
+{
+}
+
+/* The real sources (no fake script): a hardware encoder running in the
+ * same pipeline moves the chain to the fallback and keeps it there. */
+GST_START_TEST (test_hardware_encoder_in_pipeline)
+{
+  Run a;
+  const GstStructure *s;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  fail_unless (gst_element_register (NULL, "fakehwenc", GST_RANK_NONE,
+          fake_hw_enc_get_type ()));
+  extra_element = "fakehwenc";
+  run_chain ("clblur name=blur ! clsobel name=sobel", "encoder", 0, 100, &a);
+  extra_element = NULL;
+  fail_unless_equals_int (a.n, 100);
+  fail_unless_equals_int (n_switches (&a, "blur"), 1);
+  fail_unless_equals_int (n_switches (&a, "sobel"), 1);
+  s = nth_switch (&a, "blur", 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "reason"),
+      "gpu-busy");
+  fail_unless_equals_string (gst_structure_get_string (s, "to-slot"),
+      "fallback");
+  fail_unless (strstr (gst_structure_get_string (s, "detail"),
+          "hw-encoder=fakehwenc"), "%s", gst_structure_get_string (s,
+          "detail"));
+  run_clear (&a);
+
+  /* The same without the encoder: nothing moves. */
+  run_chain ("clblur name=blur ! clsobel name=sobel", "encoder", 0, 100, &a);
+  fail_unless_equals_int (a.n, 100);
+  fail_unless_equals_int (g_hash_table_size (a.switches), 0);
+  run_clear (&a);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pinned_never_moves)
 {
   GstElement *e;
@@ -504,6 +565,7 @@ auto_suite (void)
   tcase_add_test (tc, test_blur_reference_across_switches);
   tcase_add_test (tc, test_optflow_across_switches);
   tcase_add_test (tc, test_square_waves);
+  tcase_add_test (tc, test_hardware_encoder_in_pipeline);
   tcase_add_test (tc, test_pinned_never_moves);
   return s;
 }
