@@ -326,6 +326,23 @@ clear_pool (GstBufferPool ** pool)
   }
 }
 
+/* The per-device output pools (device=auto); flushing reads them from
+ * another thread, hence the lock. */
+static void
+clear_slot_pools (GstCLFilter * self)
+{
+  GstBufferPool *pools[GST_CL_N_SLOTS];
+
+  GST_OBJECT_LOCK (self);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
+    pools[s] = PRIV (self)->slot_pools[s];
+    PRIV (self)->slot_pools[s] = NULL;
+  }
+  GST_OBJECT_UNLOCK (self);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
+    clear_pool (&pools[s]);
+}
+
 static gboolean
 gst_cl_filter_stop (GstBaseTransform * trans)
 {
@@ -347,8 +364,7 @@ gst_cl_filter_stop (GstBaseTransform * trans)
   priv->built = FALSE;
   clear_pool (&priv->import_pool);
   clear_pool (&priv->proposed_pool);
-  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
-    clear_pool (&priv->slot_pools[s]);
+  clear_slot_pools (self);
   GST_OBJECT_LOCK (self);
   ctx = priv->context;
   priv->context = NULL;
@@ -444,8 +460,7 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->in_info = in_info;
   priv->out_info = out_info;
   clear_pool (&priv->import_pool);
-  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
-    clear_pool (&priv->slot_pools[s]);
+  clear_slot_pools (self);
 
   if (klass->set_info && !klass->set_info (self, &in_info, &out_info))
     return FALSE;
@@ -783,7 +798,9 @@ gst_cl_filter_prepare_output_buffer (GstBaseTransform * trans,
           (NULL));
       return GST_FLOW_ERROR;
     }
+    GST_OBJECT_LOCK (self);
     priv->slot_pools[slot] = pool;
+    GST_OBJECT_UNLOCK (self);
   }
   ret = gst_buffer_pool_acquire_buffer (priv->slot_pools[slot], outbuf, NULL);
   if (ret != GST_FLOW_OK)
@@ -990,6 +1007,12 @@ set_output_pool_flushing (GstCLFilter * self, gboolean flushing)
     gst_buffer_pool_set_flushing (pool, flushing);
     gst_object_unref (pool);
   }
+  /* device=auto: the output pools of the other device too. */
+  GST_OBJECT_LOCK (self);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
+    if (PRIV (self)->slot_pools[s])
+      gst_buffer_pool_set_flushing (PRIV (self)->slot_pools[s], flushing);
+  GST_OBJECT_UNLOCK (self);
 }
 
 static GstStateChangeReturn
