@@ -34,6 +34,8 @@ typedef struct
   gboolean built;
 
   GstCLVaPath va_path;          /* how VA decoders' frames arrive */
+  GstCLVa *va;                  /* VA display, shared context, import */
+  gboolean va_input;            /* memory:VAMemory negotiated */
   GstBufferPool *import_pool;   /* copies of unaligned foreign input */
   GstBufferPool *proposed_pool;
 
@@ -85,9 +87,13 @@ gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
     const gchar * formats)
 {
   GstCaps *caps = gst_cl_filter_make_caps (formats);
+  GstCaps *sink = gst_cl_va_sink_caps (caps, GST_CL_VA_PATH_SHARED);
 
+  /* The template allows VA surfaces (NV12); transform_caps offers them
+   * only when the probe found sharing possible. */
   gst_element_class_add_pad_template (klass,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_caps_unref (sink);
   gst_element_class_add_pad_template (klass,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
@@ -139,6 +145,7 @@ gst_cl_filter_set_context (GstElement * element, GstContext * context)
   const GstCLDeviceInfo *want, *preferred, *fallback;
   gchar *request;
 
+  gst_cl_va_handle_set_context (priv->va, context);
   GST_OBJECT_LOCK (self);
   request = g_strdup (device_request (self));
   GST_OBJECT_UNLOCK (self);
@@ -162,6 +169,17 @@ gst_cl_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 {
   GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (trans));
 
+  /* The sink template allows VAMemory; only a probe that found sharing
+   * accepts it. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS &&
+      direction == GST_PAD_SINK && priv->va_path != GST_CL_VA_PATH_SHARED) {
+    GstCaps *caps = NULL;
+    gst_query_parse_accept_caps (query, &caps);
+    if (gst_cl_va_caps_have_va_memory (caps)) {
+      gst_query_set_accept_caps_result (query, FALSE);
+      return TRUE;
+    }
+  }
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && priv->group &&
       gst_cl_auto_handle_context_query (GST_ELEMENT (trans), query,
           priv->group))
@@ -286,17 +304,24 @@ gst_cl_filter_start (GstBaseTransform * trans)
   }
 started:
   GST_INFO_OBJECT (self, "running on %s", priv->device->name);
-  {
-    GstCLVaProbe probe;
-    gchar *extensions = NULL;
+  if (priv->group) {
+    priv->va_path = GST_CL_VA_PATH_SYSTEM_MEMORY;
+    GST_DEBUG_OBJECT (self, "VA-API frames: system memory, device=auto");
+  } else {
+    GstCLContext *va_ctx = NULL;
     const gchar *why = NULL;
-    gst_cl_va_probe_init (&probe, priv->device->platform,
-        priv->device->device, &extensions);
-    priv->va_path = gst_cl_va_probe (&probe, NULL, &why);
+    priv->va_path = gst_cl_va_start (priv->va, GST_ELEMENT (self),
+        GST_BASE_TRANSFORM_SINK_PAD (self), priv->device, &va_ctx, &why);
     GST_DEBUG_OBJECT (self, "VA-API frames: %s%s",
         priv->va_path == GST_CL_VA_PATH_SHARED ? "shared" : "system memory, ",
         why ? why : "");
-    g_free (extensions);
+    /* Kernels must run in the context the surfaces are imported into. */
+    if (va_ctx) {
+      GST_OBJECT_LOCK (self);
+      gst_object_unref (priv->context);
+      priv->context = va_ctx;
+      GST_OBJECT_UNLOCK (self);
+    }
   }
   g_object_notify (G_OBJECT (self), "current-device");
 
@@ -359,6 +384,8 @@ gst_cl_filter_stop (GstBaseTransform * trans)
     if (priv->group->contexts[s] != priv->context)
       gst_cl_context_finish (priv->group->contexts[s]);
   wait_for_wraps (self);
+  gst_cl_va_stop (priv->va);
+  priv->va_path = GST_CL_VA_PATH_SYSTEM_MEMORY;
   if (priv->built && klass->release)
     klass->release (self);
   priv->built = FALSE;
@@ -455,6 +482,12 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       !gst_video_info_from_caps (&out_info, outcaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
         GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  priv->va_input = gst_cl_va_caps_have_va_memory (incaps);
+  if (priv->va_input && (priv->va_path != GST_CL_VA_PATH_SHARED ||
+          GST_VIDEO_INFO_FORMAT (&in_info) != GST_VIDEO_FORMAT_NV12)) {
+    GST_ERROR_OBJECT (self, "VAMemory input without VA sharing");
     return FALSE;
   }
   priv->in_info = in_info;
@@ -663,14 +696,12 @@ wrap_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
   return TRUE;
 }
 
-/* Foreign memory that cannot be wrapped: one copy into a pool frame. */
-static gboolean
-copy_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
+/* A frame of the import pool, made on first use. */
+static GstBuffer *
+acquire_import_frame (GstCLFilter * self)
 {
   GstCLFilterPrivate *priv = PRIV (self);
-  GstVideoFrame src, dst;
-  GstBuffer *copy = NULL;
-  gboolean ok;
+  GstBuffer *frame = NULL;
 
   if (!priv->import_pool) {
     GstCaps *caps = gst_video_info_to_caps (&priv->in_info);
@@ -679,10 +710,56 @@ copy_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
     gst_caps_unref (caps);
     if (!priv->import_pool ||
         !gst_buffer_pool_set_active (priv->import_pool, TRUE))
-      return FALSE;
+      return NULL;
   }
-  if (gst_buffer_pool_acquire_buffer (priv->import_pool, &copy,
+  if (gst_buffer_pool_acquire_buffer (priv->import_pool, &frame,
           NULL) != GST_FLOW_OK)
+    return NULL;
+  return frame;
+}
+
+static void unmap_frame (GstCLFrame * frame, gboolean owns_buffer);
+
+/* A VA surface: imported and copied on the device into a pool frame, which
+ * the frame keeps (unmap_frame() drops it). Posts its own error. */
+static gboolean
+va_import_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstBuffer *copy = acquire_import_frame (self);
+  GError *err = NULL;
+
+  if (!copy || !map_cl_frame (frame, &priv->in_info, copy, GST_MAP_WRITE)) {
+    gst_clear_buffer (&copy);
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate a frame for VA surfaces on \"%s\".",
+            priv->device->name), (NULL));
+    return FALSE;
+  }
+  if (!gst_cl_va_import (priv->va, inbuf, frame, &err)) {
+    unmap_frame (frame, TRUE);
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Could not import a VA surface into OpenCL on \"%s\".",
+            priv->device->name),
+        ("%s; the VA driver and the OpenCL driver must be the same GPU's; "
+            "set GST_CL_VA=0 to take VA frames through system memory",
+            err->message));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Foreign memory that cannot be wrapped: one copy into a pool frame. */
+static gboolean
+copy_input (GstCLFilter * self, GstBuffer * inbuf, GstCLFrame * frame)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstVideoFrame src, dst;
+  GstBuffer *copy = acquire_import_frame (self);
+  gboolean ok;
+
+  if (!copy)
     return FALSE;
 
   if (!gst_video_frame_map (&src, &priv->in_info, inbuf, GST_MAP_READ)) {
@@ -921,7 +998,11 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("output buffer is not OpenCL memory of this element's context"));
     return GST_FLOW_ERROR;
   }
-  if (!import_input (self, inbuf, &in, &owns_in)) {
+  if (priv->va_input) {
+    owns_in = TRUE;
+    if (!va_import_input (self, inbuf, &in))
+      return GST_FLOW_ERROR;
+  } else if (!import_input (self, inbuf, &in, &owns_in)) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Could not access the input frame."), ("%" GST_PTR_FORMAT, inbuf));
     return GST_FLOW_ERROR;
@@ -1115,6 +1196,7 @@ gst_cl_filter_finalize (GObject * object)
   GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (object));
 
   g_free (priv->device_request);
+  gst_cl_va_free (priv->va);
   g_mutex_clear (&priv->wrap_lock);
   g_cond_clear (&priv->wrap_cond);
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
@@ -1202,5 +1284,6 @@ gst_cl_filter_init (GstCLFilter * self)
 
   g_mutex_init (&priv->wrap_lock);
   g_cond_init (&priv->wrap_cond);
+  priv->va = gst_cl_va_new ();
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }
