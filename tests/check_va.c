@@ -758,6 +758,97 @@ GST_START_TEST (test_caps_follow_probe)
 
 GST_END_TEST;
 
+/* What GStreamer's va plugin puts in its context: a GstVaDisplay in
+ * "gst-display", whose "va-display" property is the VADisplay. A minimal
+ * GstObject with that property stands in for it. */
+typedef struct
+{
+  GstObject parent;
+} FakeVaDisplay;
+typedef struct
+{
+  GstObjectClass parent_class;
+} FakeVaDisplayClass;
+GType fake_va_display_get_type (void);
+G_DEFINE_TYPE (FakeVaDisplay, fake_va_display, GST_TYPE_OBJECT);
+
+static void
+fake_va_display_get_property (GObject * object, guint id, GValue * value,
+    GParamSpec * pspec)
+{
+  g_value_set_pointer (value, FAKE_DISPLAY);
+}
+
+static void
+fake_va_display_class_init (FakeVaDisplayClass * klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = fake_va_display_get_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+      g_param_spec_pointer ("va-display", "VADisplay", "VADisplay",
+          G_PARAM_READABLE));
+}
+
+static void
+fake_va_display_init (FakeVaDisplay * self)
+{
+}
+
+static gboolean
+answer_va_context (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  const gchar *type = NULL;
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_query_parse_context_type (query, &type) &&
+      !g_strcmp0 (type, GST_CL_VA_DISPLAY_CONTEXT_TYPE)) {
+    GstContext *ctx = gst_context_new (GST_CL_VA_DISPLAY_CONTEXT_TYPE, TRUE);
+    GstObject *display = g_object_new (fake_va_display_get_type (), NULL);
+    gst_object_ref_sink (display);
+    gst_structure_set (gst_context_writable_structure (ctx), "gst-display",
+        GST_TYPE_OBJECT, display, NULL);
+    gst_object_unref (display);
+    gst_query_set_context (query, ctx);
+    gst_context_unref (ctx);
+    record ("query");
+    return TRUE;
+  }
+  return gst_pad_query_default (pad, parent, query);
+}
+
+/* A VA decoder's way: no context set beforehand; the element asks
+ * upstream at start and gets a GstVaDisplay-like object. */
+GST_START_TEST (test_display_from_upstream_query)
+{
+  const GstCLDeviceInfo *d = image_device (0);
+  GstElement *e;
+  GstPad *src, *sink;
+  gchar *label;
+
+  if (!d || !d->image_support)
+    return;
+  reset_stubs (d);
+  e = gst_element_factory_make ("clblur", NULL);
+  label = g_strdup_printf ("%u.%u", d->platform_index, d->device_index);
+  g_object_set (e, "device", label, NULL);
+  g_free (label);
+  g_object_set_data (G_OBJECT (e), GST_CL_VA_TEST_HOOK, &hook);
+  src = gst_pad_new ("src", GST_PAD_SRC);
+  gst_pad_set_query_function (src, answer_va_context);
+  sink = gst_element_get_static_pad (e, "sink");
+  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_string (calls->str, "query devices context");
+  fail_unless (offers_va (e));
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 va_suite (void)
 {
@@ -775,6 +866,7 @@ va_suite (void)
   tcase_add_test (tc, test_caps_follow_probe);
   tcase_add_test (tc, test_import_through_stubs);
   tcase_add_test (tc, test_import_errors);
+  tcase_add_test (tc, test_display_from_upstream_query);
   return s;
 }
 
