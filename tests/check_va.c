@@ -626,6 +626,17 @@ GST_START_TEST (test_import_through_stubs)
     fail_unless_equals_string (calls->str, "devices context");
     g_string_truncate (calls, 0);
     gst_harness_set_caps_str (h, VA_CAPS, SYS_CAPS);
+    {
+      /* the decoder keeps its own surfaces: no OpenCL pool proposed */
+      GstCaps *va = gst_caps_from_string (VA_CAPS);
+      GstQuery *q = gst_query_new_allocation (va, TRUE);
+      fail_unless (gst_pad_peer_query (h->srcpad, q));
+      fail_unless_equals_int (gst_query_get_n_allocation_pools (q), 0);
+      fail_unless (gst_query_find_allocation_meta (q, GST_VIDEO_META_API_TYPE,
+              NULL));
+      gst_query_unref (q);
+      gst_caps_unref (va);
+    }
     fail_unless_equals_int (gst_harness_push (h, va_buffer ()), GST_FLOW_OK);
     out = gst_harness_pull (h);
     fail_unless (out != NULL);

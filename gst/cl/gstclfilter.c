@@ -520,6 +520,11 @@ gst_cl_filter_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps) || !priv->context)
     return FALSE;
+  /* A VA decoder allocates its own surfaces; a pool of ours is no use. */
+  if (gst_cl_va_caps_have_va_memory (caps)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    return TRUE;
+  }
 
   if (priv->proposed_pool) {
     GstStructure *config = gst_buffer_pool_get_config (priv->proposed_pool);

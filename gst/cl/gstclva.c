@@ -388,10 +388,8 @@ gst_cl_va_start (GstCLVa * va, GstElement * element, GstPad * sinkpad,
   path = gst_cl_va_probe (&probe, &va->fns, &why);
   if (path == GST_CL_VA_PATH_SHARED) {
     va->context = make_context (va, device, &why);
-    if (!va->context) {
-      probe.context_shares_va = FALSE;
+    if (!va->context)
       path = GST_CL_VA_PATH_SYSTEM_MEMORY;
-    }
   }
   if (path == GST_CL_VA_PATH_SHARED) {
     va->program = gst_cl_context_get_program (va->context, "vaimport", NULL,
@@ -510,13 +508,19 @@ gst_cl_va_import (GstCLVa * va, GstBuffer * inbuf, const GstCLFrame * dst,
     cl_uint offset = pl->offset;
     cl_int channels = pl->pixel_bytes;
 
-    status = clSetKernelArg (va->kernel, 0, sizeof (cl_mem), &images[p]);
-    status |= clSetKernelArg (va->kernel, 1, sizeof (cl_mem), &dst->mem);
-    status |= clSetKernelArg (va->kernel, 2, sizeof (cl_uint), &offset);
-    status |= clSetKernelArg (va->kernel, 3, sizeof (cl_int), &pl->stride);
-    status |= clSetKernelArg (va->kernel, 4, sizeof (cl_int), &pl->width);
-    status |= clSetKernelArg (va->kernel, 5, sizeof (cl_int), &pl->height);
-    status |= clSetKernelArg (va->kernel, 6, sizeof (cl_int), &channels);
+    const struct
+    {
+      size_t size;
+      const void *value;
+    } args[] = {
+      {sizeof (cl_mem), &images[p]}, {sizeof (cl_mem), &dst->mem},
+      {sizeof (cl_uint), &offset}, {sizeof (cl_int), &pl->stride},
+      {sizeof (cl_int), &pl->width}, {sizeof (cl_int), &pl->height},
+      {sizeof (cl_int), &channels},
+    };
+
+    for (guint a = 0; a < G_N_ELEMENTS (args) && status == CL_SUCCESS; a++)
+      status = clSetKernelArg (va->kernel, a, args[a].size, args[a].value);
     if (status == CL_SUCCESS)
       status = clEnqueueNDRangeKernel (ctx->queue, va->kernel, 2, NULL,
           global, NULL, 0, NULL, NULL);
