@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The VA-API probe (gst/cl/gstclva.c) against stub devices: each missing
- * piece (build option, extension, entry points, VA display, shared context)
- * sends frames through system memory with its own reason; only all of them
- * together choose sharing. No Intel GPU is present on the test machines, so
- * the stubs stand in for it; the real devices present are probed too and
- * must fall back. Also the caps offered upstream on each path, and an
- * element started on a real device offering no VAMemory. */
+/* VA-API (gst/cl/gstclva.c) without an Intel GPU. The probe against stub
+ * devices: each missing piece (build option, extension, entry points,
+ * libgstva, VA display, shared context) sends frames through system memory
+ * with its own reason; only all of them together choose sharing; the real
+ * devices present must fall back. Then the whole zero-copy import in clblur
+ * with stub VA display, surfaces and extension entry points (installed
+ * through the element's test hook) making real images on the devices
+ * present: result equal to the system-memory path, call order, plane
+ * mapping, no host copy, errors, and VAMemory caps offered only when the
+ * probe allows it. */
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
