@@ -157,6 +157,18 @@ main (int argc, char **argv)
     last_t = t;
     last_f = f;
   }
+  /* The counters of the run (per context: after a switch the first
+   * element's stats are those of the device it ended on). */
+  {
+    GstStructure *stats = NULL;
+    g_object_get (first, "stats", &stats, NULL);
+    if (stats) {
+      gchar *str = gst_structure_to_string (stats);
+      fprintf (stderr, "stats: %s\n", str);
+      g_free (str);
+      gst_structure_free (stats);
+    }
+  }
   gst_element_set_state (pipe, GST_STATE_NULL);
   poll_bus (bus, events);
   fclose (csv);

@@ -212,6 +212,77 @@ GST_START_TEST (test_policy_gpu_still_faster)
 
 GST_END_TEST;
 
+/* The H200 case (docs/AUTO.md): another process time-slices the GPU, our
+ * latency there rises 4x (0.26 -> 1.1 ms a frame) but the CPU device needs
+ * 10 ms a frame. With the CPU's time known before the first move (the
+ * warm-up estimate) the chain stays; once the GPU gets slower than the CPU
+ * by the margin, it leaves. */
+GST_START_TEST (test_policy_standby_estimate)
+{
+  GstCLPolicyParams p;
+  GstCLPolicy pol, blind;
+  gint64 t = 0, tb = 0;
+  guint i;
+  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
+
+  test_params (&p);
+  gst_cl_policy_init (&pol, &p, GPU, 0);
+  gst_cl_policy_init (&blind, &p, GPU, 0);
+  gst_cl_policy_set_estimate (&pol, CPU, 10.0);
+  fail_unless (pol.unloaded_ms[CPU] == 10.0);
+  for (i = 0; i < 20; i++) {
+    feed (&pol, &t, -1, 0.26);
+    feed (&blind, &tb, -1, 0.26);
+  }
+  /* Slowed 4x, no busy signal (NVML cannot see our PID in a container):
+   * without the estimate the policy leaves (the old behaviour), with it
+   * the GPU, still 9x faster than the CPU, keeps the chain. */
+  for (i = 0; i < p.up_windows && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&blind, &tb, -1, 1.1);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, -1, 1.1), GST_CL_SWITCH_NONE);
+  /* ... also when a busy signal says the GPU is fully loaded: slowed by
+   * 1/(1-0.95) from 0.26 ms it is still faster than 10 ms x margin. */
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, 1.0, 1.1), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.active, GPU);
+  fail_unless_equals_int (pol.switches, 0);
+  /* Within the margin (11 ms against 10 x 1.25): still stays. */
+  for (i = 0; i < 50; i++)
+    fail_unless_equals_int (feed (&pol, &t, -1, 11.0), GST_CL_SWITCH_NONE);
+  /* The load grows and the GPU gets clearly slower than the CPU: leaves
+   * after up-windows windows. */
+  for (i = 0, r = GST_CL_SWITCH_NONE; r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, -1, 14.0);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  fail_unless_equals_int (i, p.up_windows);
+  fail_unless_equals_int (pol.active, CPU);
+  /* The same with the busy signal. */
+  gst_cl_policy_init (&pol, &p, GPU, t);
+  gst_cl_policy_set_estimate (&pol, CPU, 10.0);
+  for (i = 0; i < 20; i++)
+    feed (&pol, &t, 0.0, 0.26);
+  for (i = 0, r = GST_CL_SWITCH_NONE; r == GST_CL_SWITCH_NONE && i < 100; i++)
+    r = feed (&pol, &t, 1.0, 14.0);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_BUSY);
+  fail_unless_equals_int (i, p.up_windows);
+  /* On the CPU its measured time replaces the estimate, which a later
+   * estimate no longer overrides. */
+  for (i = 0; i < 5; i++)
+    feed (&pol, &t, 1.0, 8.0);
+  fail_unless (pol.unloaded_ms[CPU] == 8.0);
+  gst_cl_policy_set_estimate (&pol, CPU, 20.0);
+  fail_unless (pol.unloaded_ms[CPU] == 8.0);
+  /* kernel-time=false: estimates are ignored like the latencies. */
+  p.kernel_time = FALSE;
+  gst_cl_policy_init (&pol, &p, GPU, t);
+  gst_cl_policy_set_estimate (&pol, CPU, 10.0);
+  fail_unless (pol.unloaded_ms[CPU] < 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_policy_params)
 {
   GstCLPolicyParams p;
@@ -562,6 +633,7 @@ auto_policy_suite (void)
   tcase_add_test (tc, test_policy_square_wave);
   tcase_add_test (tc, test_policy_kernel_time);
   tcase_add_test (tc, test_policy_gpu_still_faster);
+  tcase_add_test (tc, test_policy_standby_estimate);
   tcase_add_test (tc, test_policy_params);
   suite_add_tcase (s, tl);
   tcase_add_test (tl, test_fdinfo_parse);

@@ -5,7 +5,11 @@
  *               and the GPU, slowed by that load, is not known to beat the
  *               CPU anyway; or our own latency per frame is slowdown times
  *               our unloaded GPU time and (when known) margin times the
- *               CPU's;
+ *               CPU's. The CPU's time is known before the first move when
+ *               the elements gave an estimate (a timed warm-up launch on
+ *               the CPU device, gst_cl_policy_set_estimate): a GPU that a
+ *               load slowed down but that is still faster than the CPU
+ *               stays;
  *  on the CPU:  the busy signal is <= busy-low and the GPU is not known to
  *               be slower than the CPU; or, still loaded, the GPU would beat
  *               the CPU by margin; with no busy signal at all, a probe of
@@ -181,7 +185,18 @@ gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
   policy->last_busy = -1;
   policy->probe_ms = p->probe_ms;
   for (guint i = 0; i < GST_CL_N_SLOTS; i++)
-    policy->unloaded_ms[i] = policy->last_ms[i] = -1;
+    policy->unloaded_ms[i] = policy->last_ms[i] = policy->estimate_ms[i] = -1;
+}
+
+void
+gst_cl_policy_set_estimate (GstCLPolicy * policy, guint slot, gdouble ms)
+{
+  if (slot >= GST_CL_N_SLOTS || !(ms > 0) || !policy->p.kernel_time)
+    return;
+  policy->estimate_ms[slot] = ms;
+  /* A measured window knows better than a launch on an idle device. */
+  if (!policy->measured[slot])
+    policy->unloaded_ms[slot] = ms;
 }
 
 /* The GPU's time per frame when others keep it @busy: its share of the
@@ -204,6 +219,7 @@ learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
       w->busy <= policy->p.busy_low;
 
   policy->last_ms[w->slot] = ms;
+  policy->measured[w->slot] = TRUE;
   /* A window that looks loaded is not an unloaded time, signal or not. */
   if (!clean || (*u > 0 && ms > *u * policy->p.slowdown))
     return;

@@ -90,7 +90,11 @@ typedef struct
   gint64 last_switch_ms;
   guint streak;                 /* consecutive windows favouring the other */
   GstCLSwitchReason streak_reason;
-  gdouble unloaded_ms[GST_CL_N_SLOTS];  /* learnt; < 0 unknown */
+  gdouble unloaded_ms[GST_CL_N_SLOTS];  /* learnt (or estimated until a
+                                         * window was measured); < 0
+                                         * unknown */
+  gdouble estimate_ms[GST_CL_N_SLOTS];  /* gst_cl_policy_set_estimate() */
+  gboolean measured[GST_CL_N_SLOTS];    /* a window of it was measured */
   gdouble last_ms[GST_CL_N_SLOTS];
   gdouble last_busy;
   guint probe_ms;               /* current probe interval */
@@ -100,6 +104,15 @@ typedef struct
 
 void gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
     guint active, gint64 now_ms);
+
+/* The per-frame device time of @slot before the chain has run there (a
+ * timed warm-up launch on that device): it stands in for the learnt time
+ * until a window on @slot is measured, so the policy compares against
+ * what the other device would deliver from the first move on, not only
+ * against the current device's unloaded time. Ignored with kernel-time
+ * off or @ms <= 0. */
+void gst_cl_policy_set_estimate (GstCLPolicy * policy, guint slot,
+    gdouble ms);
 
 /* Feeds one window. Returns why the policy switched (policy->active is
  * then the other slot) or GST_CL_SWITCH_NONE. */
