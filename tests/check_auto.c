@@ -307,6 +307,23 @@ GST_START_TEST (test_switch_and_back)
             &compiled) && compiled == 0);
     fail_unless (gst_structure_get_int64 (back, "programs-compiled",
             &compiled) && compiled == 0);
+    /* The fallback had run this element's kernels at the negotiated size
+     * (a warm-up on scratch frames) before the first switch, so PoCL had
+     * compiled their work-group functions; and the group knew its time
+     * per frame before moving. */
+    {
+      gboolean warmed = FALSE;
+      gdouble estimate = -1;
+      fail_unless (gst_structure_get_boolean (to_cpu, "warmed", &warmed));
+      fail_unless (warmed, "%s switched to a device it had not warmed",
+          names[e]);
+      fail_unless (gst_structure_get_double (to_cpu, "estimate-ms",
+              &estimate) && estimate > 0);
+      fail_unless (gst_structure_get_boolean (back, "warmed", &warmed) &&
+          warmed);
+      g_print ("%s: fallback warmed before the switch, chain estimate "
+          "%.3f ms a frame\n", names[e], estimate);
+    }
     /* The decision's frame: 3 loaded windows of 5 after frame 40, then 5
      * free windows after frame 100. */
     fail_unless (gst_structure_get_uint64 (to_cpu, "frame", &f0));

@@ -36,6 +36,7 @@ gst_cl_auto_finalize (GObject * object)
   g_free (self->source_names);
   g_clear_pointer (&self->decision, gst_structure_free);
   g_clear_pointer (&self->latency, g_hash_table_unref);
+  g_clear_pointer (&self->estimates, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   G_OBJECT_CLASS (gst_cl_auto_parent_class)->finalize (object);
@@ -55,6 +56,9 @@ gst_cl_auto_init (GstCLAuto * self)
   self->last_busy = -1;
   self->last_ms = -1;
   self->latency = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->estimates = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  for (guint i = 0; i < GST_CL_N_SLOTS; i++)
+    self->estimate_ms[i] = -1;
 }
 
 typedef struct
@@ -311,6 +315,7 @@ close_window (GstCLAuto * self, GstElement * element, gint64 now)
         "gpu-unloaded-ms", G_TYPE_DOUBLE,
         self->policy.unloaded_ms[GST_CL_SLOT_PREFERRED],
         "cpu-ms", G_TYPE_DOUBLE, self->policy.unloaded_ms[GST_CL_SLOT_FALLBACK],
+        "estimate-ms", G_TYPE_DOUBLE, self->estimate_ms[self->policy.active],
         "windows", G_TYPE_UINT, from == GST_CL_SLOT_PREFERRED ?
         self->policy.p.up_windows : self->policy.p.down_windows,
         "switches", G_TYPE_UINT, self->policy.switches,
@@ -415,6 +420,34 @@ gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
   g_mutex_unlock (&self->lock);
   if (clSetEventCallback (done, CL_COMPLETE, track_done, t) != CL_SUCCESS)
     track_done (done, CL_INVALID_EVENT, t);
+}
+
+void
+gst_cl_auto_set_estimate (GstCLAuto * self, gpointer who, guint slot,
+    gdouble ms)
+{
+  GHashTableIter it;
+  gpointer k, v;
+  gdouble *mine, sum = 0;
+
+  if (slot >= GST_CL_N_SLOTS)
+    return;
+  g_mutex_lock (&self->lock);
+  mine = g_hash_table_lookup (self->estimates, who);
+  if (!mine) {
+    mine = g_new0 (gdouble, GST_CL_N_SLOTS);
+    g_hash_table_insert (self->estimates, who, mine);
+  }
+  mine[slot] = ms;
+  g_hash_table_iter_init (&it, self->estimates);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    sum += ((gdouble *) v)[slot];
+  self->estimate_ms[slot] = sum;
+  gst_cl_policy_set_estimate (&self->policy, slot, sum);
+  GST_INFO_OBJECT (self, "%s: %.3f ms a frame estimated for %s (chain: "
+      "%.3f ms)", GST_IS_OBJECT (who) ? GST_OBJECT_NAME (who) : "?", ms,
+      self->contexts[slot]->device->name, sum);
+  g_mutex_unlock (&self->lock);
 }
 
 GstStructure *

@@ -50,6 +50,9 @@ struct _GstCLAuto
   GHashTable *latency;          /* element -> its frames' latency in this
                                  * window (ns, frames) */
   gint pending;                 /* timing callbacks not run yet */
+  GHashTable *estimates;        /* element -> gdouble[GST_CL_N_SLOTS]: its
+                                 * timed warm-up launch per device, ms */
+  gdouble estimate_ms[GST_CL_N_SLOTS];  /* their sum, < 0 none */
   GstStructure *decision;       /* figures of the last switch */
   gdouble last_busy;
   gdouble last_ms;
@@ -81,6 +84,14 @@ guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
  * element's spans the chain. */
 void gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
     cl_event marker, cl_event done);
+
+/* @who's work for one frame took @ms on @slot's device in a warm-up launch
+ * (before the chain ran there). The chain's estimate for @slot, the sum
+ * over its elements (they run one after the other on one queue), goes to
+ * the policy, which then knows what the standby device would deliver
+ * before it first moves. */
+void gst_cl_auto_set_estimate (GstCLAuto * self, gpointer who, guint slot,
+    gdouble ms);
 
 /* Copy of the figures of the last switch ("gst-cl-device-switch"), or
  * NULL before the first. */

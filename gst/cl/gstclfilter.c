@@ -52,6 +52,10 @@ typedef struct
                                                  * the negotiated pool is not
                                                  * of */
   gint64 switches;
+  gboolean warmed[GST_CL_N_SLOTS];      /* this element's work ran there at
+                                         * the negotiated caps */
+  gint64 warm_ups;              /* standby warm-ups done */
+  gdouble warm_ms;              /* the last one's timed launch */
 } GstCLFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCLFilter, gst_cl_filter,
@@ -251,6 +255,8 @@ gst_cl_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   priv->switches = 0;
+  priv->warm_ups = 0;
+  priv->warm_ms = -1;
   if (wants_group (request, &preferred, &fallback)) {
     GstCLContext *ctx;
     g_free (request);
@@ -469,6 +475,8 @@ make_pool (GstCLContext * ctx, GstCaps * caps, guint size, guint min,
   return pool;
 }
 
+static void warm_standby (GstCLFilter * self);
+
 static gboolean
 gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -497,6 +505,10 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   if (klass->set_info && !klass->set_info (self, &in_info, &out_info))
     return FALSE;
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++)
+    priv->warmed[s] = FALSE;
+  if (priv->group && !gst_base_transform_is_passthrough (trans))
+    warm_standby (self);
   return TRUE;
 }
 
@@ -816,6 +828,185 @@ unmap_frame (GstCLFrame * frame, gboolean owns_buffer)
     gst_buffer_unref (frame->buffer);
 }
 
+/* ---- device=auto: the standby device, warmed at the negotiated size ---- */
+
+/* The properties of the element class (not those of GstObject, GstElement
+ * or GstBaseTransform, nor "device"). */
+static void
+copy_properties (GstCLFilter * from, GstCLFilter * to)
+{
+  guint n = 0;
+  GParamSpec **specs =
+      g_object_class_list_properties (G_OBJECT_GET_CLASS (from), &n);
+
+  for (guint i = 0; i < n; i++) {
+    GParamSpec *ps = specs[i];
+    GValue v = G_VALUE_INIT;
+
+    if ((ps->flags & (G_PARAM_READABLE | G_PARAM_WRITABLE)) !=
+        (G_PARAM_READABLE | G_PARAM_WRITABLE) ||
+        (ps->flags & G_PARAM_CONSTRUCT_ONLY) ||
+        !g_type_is_a (ps->owner_type, GST_TYPE_CL_FILTER) ||
+        !g_strcmp0 (ps->name, "device"))
+      continue;
+    g_value_init (&v, ps->value_type);
+    g_object_get_property (G_OBJECT (from), ps->name, &v);
+    g_object_set_property (G_OBJECT (to), ps->name, &v);
+    g_value_unset (&v);
+  }
+  g_free (specs);
+}
+
+static GstBuffer *
+scratch_frame (GstCLContext * ctx, const GstVideoInfo * info,
+    GstBufferPool ** pool)
+{
+  GstCaps *caps = gst_video_info_to_caps (info);
+  GstBuffer *buf = NULL;
+
+  *pool = make_pool (ctx, caps, info->size, 0, 0);
+  gst_caps_unref (caps);
+  if (!*pool || !gst_buffer_pool_set_active (*pool, TRUE) ||
+      gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK)
+    return NULL;
+  return buf;
+}
+
+/* Launches this element's work for one frame of the negotiated size on
+ * @slot's device, on scratch frames, through a clone of the element (same
+ * type and properties, its own kernels and temporal state), so the
+ * element's kernels and state are not touched. PoCL compiles a kernel's
+ * work-group function at its first launch of a size (seconds on a fresh
+ * machine): the first two launches do that for every kernel and path (a
+ * fresh temporal state takes another path than a running one), so a
+ * switch compiles nothing. The third is timed: the device's time for a
+ * frame before the chain ever ran there (@ms). */
+#define WARM_LAUNCHES 3
+
+static gboolean
+warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
+{
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstCLContext *ctx = priv->group->contexts[slot];
+  GstCLFilter *clone = g_object_new (G_OBJECT_TYPE (self), NULL);
+  GstCLFilterPrivate *cpriv = PRIV (clone);
+  GstBufferPool *in_pool = NULL, *out_pool = NULL;
+  GstBuffer *inbuf = NULL, *outbuf = NULL;
+  GError *err = NULL;
+  gboolean ok = FALSE;
+  guint i;
+
+  gst_object_ref_sink (clone);
+  copy_properties (self, clone);
+  cpriv->context = gst_object_ref (ctx);
+  cpriv->device = ctx->device;
+  cpriv->in_info = priv->in_info;
+  cpriv->out_info = priv->out_info;
+  if (klass->set_info && !klass->set_info (clone, &priv->in_info,
+          &priv->out_info))
+    goto done;
+  if (klass->build && !klass->build (clone, &err))
+    goto done;
+  cpriv->built = TRUE;
+  inbuf = scratch_frame (ctx, &priv->in_info, &in_pool);
+  outbuf = scratch_frame (ctx, &priv->out_info, &out_pool);
+  if (!inbuf || !outbuf)
+    goto done;
+
+  for (i = 0; i < WARM_LAUNCHES; i++) {
+    GstCLFrame in, out;
+    cl_event marker = NULL, done = NULL;
+    cl_ulong start = 0, end = 0;
+    gint64 t0;
+    cl_int status;
+
+    if (!map_cl_frame (&in, &priv->in_info, inbuf, GST_MAP_READ))
+      break;
+    if (!map_cl_frame (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
+      unmap_frame (&in, FALSE);
+      break;
+    }
+    t0 = g_get_monotonic_time ();
+    if (clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
+        CL_SUCCESS)
+      marker = NULL;
+    status = klass->process (clone, &in, &out, &done);
+    /* Scratch frames: nothing downstream waits on an event, we do. */
+    if (status == CL_SUCCESS)
+      status = done ? (gst_cl_context_wait (ctx, done) ? CL_SUCCESS :
+          CL_INVALID_EVENT) : (gst_cl_context_finish (ctx) ? CL_SUCCESS :
+          CL_INVALID_COMMAND_QUEUE);
+    if (status == CL_SUCCESS && i == WARM_LAUNCHES - 1) {
+      *ms = (g_get_monotonic_time () - t0) / 1000.0;
+      /* The device's own figures when it has them (the same measure as
+       * the windows'), else the wall clock around it. */
+      if (marker && done &&
+          clGetEventProfilingInfo (marker, CL_PROFILING_COMMAND_QUEUED,
+              sizeof (start), &start, NULL) == CL_SUCCESS &&
+          clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_END,
+              sizeof (end), &end, NULL) == CL_SUCCESS && end > start &&
+          start > 0)
+        *ms = (end - start) / 1e6;
+    }
+    if (marker)
+      clReleaseEvent (marker);
+    if (done)
+      clReleaseEvent (done);
+    unmap_frame (&out, FALSE);
+    unmap_frame (&in, FALSE);
+    if (status != CL_SUCCESS) {
+      GST_WARNING_OBJECT (self, "warm-up on %s failed: %s (%d)",
+          ctx->device->name, gst_cl_error_name (status), status);
+      break;
+    }
+  }
+  ok = i == WARM_LAUNCHES;
+
+done:
+  if (err)
+    GST_WARNING_OBJECT (self, "warm-up on %s: %s", ctx->device->name,
+        err->message);
+  g_clear_error (&err);
+  if (cpriv->built && klass->release)
+    klass->release (clone);
+  cpriv->built = FALSE;
+  gst_clear_buffer (&inbuf);
+  gst_clear_buffer (&outbuf);
+  clear_pool (&in_pool);
+  clear_pool (&out_pool);
+  gst_clear_object (&cpriv->context);
+  cpriv->device = NULL;
+  gst_object_unref (clone);
+  return ok;
+}
+
+/* Every device of the group but the active one: warmed and timed before
+ * the first frame at these caps, so a switch neither stalls on compiling
+ * nor happens blind to what the other device would deliver. */
+static void
+warm_standby (GstCLFilter * self)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
+    gdouble ms = -1;
+
+    if (s == priv->slot)
+      continue;
+    if (!warm_slot (self, s, &ms)) {
+      GST_WARNING_OBJECT (self, "could not warm up %s: a switch there may "
+          "stall while the device compiles",
+          priv->group->contexts[s]->device->name);
+      continue;
+    }
+    priv->warmed[s] = TRUE;
+    priv->warm_ups++;
+    priv->warm_ms = ms;
+    gst_cl_auto_set_estimate (priv->group, self, s, ms);
+  }
+}
+
 /* ---- device=auto: one frame boundary per switch ------------------------ */
 
 /* Where the frame in @inbuf runs: the device of the memory when an element
@@ -928,6 +1119,7 @@ switch_slot (GstCLFilter * self, guint slot)
   GError *err = NULL;
   gint64 builds = gst_cl_context_get_counter (to,
       GST_CL_COUNTER_PROGRAM_BUILDS);
+  gboolean warmed = priv->warmed[slot];
 
   gst_object_ref (from);
   /* Copies of foreign input must be memory of the new device. */
@@ -959,7 +1151,8 @@ switch_slot (GstCLFilter * self, guint slot)
       "role", G_TYPE_STRING, priv->leader ? "leader" : "follower",
       "element-switches", G_TYPE_INT64, priv->switches,
       "programs-compiled", G_TYPE_INT64, gst_cl_context_get_counter (to,
-          GST_CL_COUNTER_PROGRAM_BUILDS) - builds, NULL);
+          GST_CL_COUNTER_PROGRAM_BUILDS) - builds,
+      "warmed", G_TYPE_BOOLEAN, warmed, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
   g_free (a);
@@ -1025,6 +1218,8 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           NULL, &marker) != CL_SUCCESS)
     marker = NULL;
   status = klass->process (self, &in, &out, &done);
+  if (status == CL_SUCCESS)
+    priv->warmed[priv->slot] = TRUE;
   if (marker) {
     if (status == CL_SUCCESS && done)
       gst_cl_auto_track (priv->group, self, priv->slot, marker,
@@ -1181,6 +1376,10 @@ gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
         s = gst_cl_context_get_stats (ctx);
         gst_structure_set (s, "device-switches", G_TYPE_INT64,
             priv->switches, NULL);
+        if (group)
+          gst_structure_set (s, "standby-warm-ups", G_TYPE_INT64,
+              priv->warm_ups, "standby-warm-ms", G_TYPE_DOUBLE,
+              priv->warm_ms, NULL);
         if (group)
           gst_cl_auto_add_stats (group, s);
       }
