@@ -20,6 +20,14 @@ gst_cl_auto_finalize (GObject * object)
 {
   GstCLAuto *self = GST_CL_AUTO (object);
 
+  if (self->sampler) {
+    g_mutex_lock (&self->lock);
+    self->sampler_stop = TRUE;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    g_thread_join (self->sampler);
+    self->sampler = NULL;
+  }
   /* Timing callbacks run when the queues drain; wait for them. */
   for (guint i = 0; i < GST_CL_N_SLOTS; i++)
     if (self->contexts[i])
@@ -33,6 +41,9 @@ gst_cl_auto_finalize (GObject * object)
     gst_clear_object (&self->contexts[i]);
   if (self->sources)
     g_ptr_array_free (self->sources, TRUE);
+  if (self->threaded)
+    g_ptr_array_free (self->threaded, TRUE);
+  g_free (self->sampled_detail);
   g_free (self->source_names);
   g_clear_pointer (&self->decision, gst_structure_free);
   g_clear_pointer (&self->latency, g_hash_table_unref);
@@ -55,6 +66,7 @@ gst_cl_auto_init (GstCLAuto * self)
   g_cond_init (&self->cond);
   self->last_busy = -1;
   self->last_ms = -1;
+  self->sampled_busy = -1;
   self->latency = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->estimates = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   for (guint i = 0; i < GST_CL_N_SLOTS; i++)
@@ -151,11 +163,11 @@ load_target (const GstCLDeviceInfo * dev, GstCLLoadTarget * t)
 }
 
 static void
-add_source (GstCLAuto * self, GstCLLoadSource * src, GString * names)
+add_source (GPtrArray * to, GstCLLoadSource * src, GString * names)
 {
   if (!src)
     return;
-  g_ptr_array_add (self->sources, src);
+  g_ptr_array_add (to, src);
   g_string_append_printf (names, "%s%s", names->len ? "," : "", src->name);
 }
 
@@ -170,6 +182,8 @@ make_sources (GstCLAuto * self, const GstCLDeviceInfo * gpu)
 
   self->sources = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_cl_load_source_free);
+  self->threaded = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_cl_load_source_free);
   load_target (gpu, &target);
 
   if (g_str_has_prefix (which, "fake:")) {
@@ -177,22 +191,23 @@ make_sources (GstCLAuto * self, const GstCLDeviceInfo * gpu)
     if (!fake)
       GST_WARNING ("%s: bad fake load script \"%s\"", GST_CL_AUTO_SOURCES_ENV,
           which + 5);
-    add_source (self, fake, names);
+    add_source (self->sources, fake, names);
   } else {
     gchar **list = g_strsplit (which, ",", -1);
     for (gchar ** s = list; *s; s++) {
       if (!strcmp (*s, "fdinfo")) {
-        add_source (self, gst_cl_load_fdinfo_new (&target, NULL,
+        add_source (self->threaded, gst_cl_load_fdinfo_new (&target, NULL,
                 !g_strcmp0 (fdinfo, "all")), names);
       } else if (!strcmp (*s, "nvml")) {
         gchar *why = NULL;
-        add_source (self, gst_cl_load_nvml_new (&target,
+        add_source (self->threaded, gst_cl_load_nvml_new (&target,
                 g_getenv (GST_CL_AUTO_NVML_LIB_ENV), &why), names);
         if (why)
           GST_INFO ("%s", why);
         g_free (why);
       } else if (!strcmp (*s, "encoder")) {
-        add_source (self, gst_cl_load_encoder_new (&target, 1.0), names);
+        add_source (self->sources, gst_cl_load_encoder_new (&target, 1.0),
+            names);
       } else if (strcmp (*s, "none")) {
         GST_WARNING ("%s: unknown load source \"%s\"", GST_CL_AUTO_SOURCES_ENV,
             *s);
@@ -207,6 +222,55 @@ static gint64
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000;
+}
+
+/* Samples the threaded sources about once a window (at least every 50 ms,
+ * every 100 ms when windows are counted in frames only), so the streaming
+ * thread never waits on /proc or on the NVIDIA driver: on the H200 the
+ * chain ran slower under device=auto on the CPU device than pinned there,
+ * and NVML round trips on the streaming thread were a suspect. */
+static gpointer
+sampler_thread (gpointer data)
+{
+  GstCLAuto *self = data;
+  GString *detail = g_string_new (NULL);
+
+  g_mutex_lock (&self->lock);
+  while (!self->sampler_stop) {
+    guint period = self->policy.p.window_ms ? MAX (self->policy.p.window_ms,
+        50) : 100;
+    gint64 now = g_get_monotonic_time () * GST_USECOND, t0, t1;
+    GstCLLoadQuery q = { now, self->frames,
+      g_atomic_int_get (&self->active) == GST_CL_SLOT_PREFERRED, NULL
+    };
+    gdouble busy = -1;
+
+    g_mutex_unlock (&self->lock);
+    g_string_truncate (detail, 0);
+    t0 = g_get_monotonic_time ();
+    for (guint i = 0; i < self->threaded->len; i++) {
+      GstCLLoadSource *src = g_ptr_array_index (self->threaded, i);
+      busy = MAX (busy, src->sample (src, &q, detail));
+    }
+    t1 = g_get_monotonic_time ();
+    g_mutex_lock (&self->lock);
+    self->sampled_busy = busy;
+    g_free (self->sampled_detail);
+    self->sampled_detail = g_strdup (detail->str);
+    self->thread_samples += self->threaded->len;
+    self->thread_sample_ns += (t1 - t0) * 1000;
+    /* The cond is also broadcast by timing callbacks: wait out the
+     * period. */
+    {
+      gint64 until = g_get_monotonic_time () +
+          period * G_TIME_SPAN_MILLISECOND;
+      while (!self->sampler_stop &&
+          g_cond_wait_until (&self->cond, &self->lock, until));
+    }
+  }
+  g_mutex_unlock (&self->lock);
+  g_string_free (detail, TRUE);
+  return NULL;
 }
 
 GstCLAuto *
@@ -235,6 +299,8 @@ gst_cl_auto_new (const GstCLDeviceInfo * preferred,
       now_ms ());
   self->active = GST_CL_SLOT_PREFERRED;
   make_sources (self, preferred);
+  if (self->threaded->len)
+    self->sampler = g_thread_new ("cl-auto-sampler", sampler_thread, self);
   GST_INFO_OBJECT (self, "auto between %s and %s, load sources: %s",
       preferred->name, fallback->name, self->source_names);
   return self;
@@ -278,6 +344,8 @@ close_window (GstCLAuto * self, GstElement * element, gint64 now)
   gdouble busy = -1, hint = -1;
   guint from = self->policy.active;
 
+  gint64 t0 = g_get_monotonic_time ();
+
   for (guint i = 0; i < self->sources->len; i++) {
     GstCLLoadSource *src = g_ptr_array_index (self->sources, i);
     gdouble b = src->sample (src, &q, detail);
@@ -285,6 +353,14 @@ close_window (GstCLAuto * self, GstElement * element, gint64 now)
       hint = MAX (hint, b);
     else
       busy = MAX (busy, b);
+  }
+  self->inline_samples += self->sources->len;
+  self->inline_sample_ns += (g_get_monotonic_time () - t0) * 1000;
+  /* The sampler thread's latest figures. */
+  if (self->threaded->len) {
+    busy = MAX (busy, self->sampled_busy);
+    if (self->sampled_detail)
+      g_string_append (detail, self->sampled_detail);
   }
   if (busy < 0)
     busy = hint;
@@ -472,7 +548,12 @@ gst_cl_auto_add_stats (GstCLAuto * self, GstStructure * s)
       "auto-frames", G_TYPE_INT64, (gint64) self->frames,
       "auto-busy", G_TYPE_DOUBLE, self->last_busy,
       "auto-ms-per-frame", G_TYPE_DOUBLE, self->last_ms,
-      "auto-sources", G_TYPE_STRING, self->source_names, NULL);
+      "auto-sources", G_TYPE_STRING, self->source_names,
+      "auto-inline-samples", G_TYPE_INT64, self->inline_samples,
+      "auto-inline-sample-ms", G_TYPE_DOUBLE, self->inline_sample_ns / 1e6,
+      "auto-thread-samples", G_TYPE_INT64, self->thread_samples,
+      "auto-thread-sample-ms", G_TYPE_DOUBLE, self->thread_sample_ns / 1e6,
+      NULL);
   g_mutex_unlock (&self->lock);
   g_free (active);
 }

@@ -40,7 +40,21 @@ struct _GstCLAuto
   GMutex lock;
   GCond cond;
   GstCLPolicy policy;
-  GPtrArray *sources;           /* GstCLLoadSource */
+  GPtrArray *sources;           /* GstCLLoadSource sampled when a window
+                                 * closes (cheap: the fake script, the
+                                 * encoder hint) */
+  GPtrArray *threaded;          /* ... sampled by the sampler thread (DRM
+                                 * fdinfo, NVML: system calls and driver
+                                 * round trips kept off the streaming
+                                 * thread) */
+  GThread *sampler;
+  gboolean sampler_stop;
+  gdouble sampled_busy;         /* the sampler's last figures */
+  gchar *sampled_detail;
+  gint64 inline_samples;        /* source samples on the streaming thread */
+  gint64 thread_samples;        /* ... on the sampler thread */
+  gint64 inline_sample_ns;      /* time they took */
+  gint64 thread_sample_ns;
   gchar *source_names;
   gint active;                  /* atomic */
   guint64 frames;               /* leader frames so far */
