@@ -7,7 +7,8 @@
 # on/off times, same clock). Plot: bench/plot_auto_timeline.py OUT PNG.
 #   bench/auto-timeline.sh OUT [SECONDS=30] [LOAD_AT=8] [LOAD_FOR=12]
 # Environment: SIZE (1920x1080), LOAD_DEVICE (gpu), PIN_GPU (gpu) and
-# PIN_CPU (cpu): a dry run without a GPU can name PoCL devices instead.
+# PIN_CPU (cpu): a dry run without a GPU can name PoCL devices instead;
+# LOAD_ARGS: more tools/gpu-load options (e.g. "--launch-ms 50").
 set -eu
 out=${1:?usage: auto-timeline.sh OUT [SECONDS] [LOAD_AT] [LOAD_FOR]}
 seconds=${2:-30}
@@ -33,11 +34,14 @@ for mode in auto gpu cpu; do
   echo "=== device=$dev ($(date +%T))"
   build/tools/gpu-load --kernel tools/gpu-load.cl \
       --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
+      ${LOAD_ARGS:-} \
       > "$out/load-$mode.txt" 2> "$out/load-$mode.log" &
   load=$!
   # Starts with the load's delay: the load's clock and ours are the same.
   timeout $((seconds + 60)) build/bench/auto_timeline "$dev" "$seconds" \
-      "$w" "$h" "$out/$mode.csv" "$out/$mode-events.csv"
+      "$w" "$h" "$out/$mode.csv" "$out/$mode-events.csv" 2> "$out/$mode.log" ||
+    { cat "$out/$mode.log"; exit 1; }
+  grep '^stats:' "$out/$mode.log" || true
   wait $load
   cat "$out/load-$mode.txt"
 done
@@ -54,6 +58,27 @@ for mode in ("auto", "gpu", "cpu"):
     print(f"{mode:5s} fps before {mean(lambda t: t < on):8.1f}  "
           f"under load {mean(lambda t: on <= t < off):8.1f}  "
           f"after {mean(lambda t: t >= off + 3):8.1f}")
+    last = rows[-1]
+    print(f"      frame copies {last.get('frame_copies')}, wrapped inputs "
+          f"{last.get('wrapped_inputs')} (context the chain ended on), "
+          f"load sampling on the streaming thread "
+          f"{last.get('inline_sample_ms')} ms")
+# device=auto while it ran on the CPU device against device=cpu under the
+# same load: they should match (the H200 run had 60-70 against ~90).
+auto = list(csv.DictReader(open(f"{out}/auto.csv")))
+cpu = list(csv.DictReader(open(f"{out}/cpu.csv")))
+on_cpu = [float(r["fps"]) for r in auto[1:] if r["device"] == "cpu"]
+lc = dict(l.split() for l in open(f"{out}/load-cpu.txt"))
+pinned = [float(r["fps"]) for r in cpu
+          if float(lc["load-on"]) <= float(r["time"]) < float(lc["load-off"])]
+whole = [float(r["fps"]) for r in cpu[1:]]
+if on_cpu and pinned:
+    print(f"auto on the CPU device {sum(on_cpu) / len(on_cpu):.1f} fps "
+          f"({len(on_cpu)} samples), device=cpu under the load "
+          f"{sum(pinned) / len(pinned):.1f} fps, whole run "
+          f"{sum(whole) / len(whole):.1f} fps")
+else:
+    print("auto never ran on the CPU device")
 ev = list(csv.DictReader(open(f"{out}/auto-events.csv")))
 load = dict(l.split() for l in open(f"{out}/load-auto.txt"))
 on, off = float(load["load-on"]), float(load["load-off"])
@@ -62,5 +87,7 @@ for e in ev:
     rel = f"{t - on:+.2f} s from load-on" if t < off else \
         f"{t - off:+.2f} s from load-off"
     print(f"switch to {e['to']:9s} ({e['reason']}) {rel}; busy {e['busy']}, "
-          f"{e['ms_per_frame']} ms/frame; {e['detail']} [{e['sources']}]")
+          f"{e['ms_per_frame']} ms/frame, cpu {e['cpu_ms']} ms (warm-up "
+          f"estimate {e['estimate_ms']}), target warmed {e['warmed']}; "
+          f"{e['detail']} [{e['sources']}]")
 PY

@@ -3,7 +3,10 @@
  * for SECONDS and writes a timeline CSV: every 0.25 s the time (CLOCK_
  * MONOTONIC seconds, the clock tools/gpu-load prints), frames/s over the
  * interval, the device the chain runs on ("gpu"/"cpu" and its P.D index),
- * and the auto group's busy signal, latency per frame and switch count.
+ * and the auto group's busy signal, latency per frame and switch count,
+ * the context's frame copies and wrapped inputs so far (the device the
+ * first element is on), and the ms the streaming thread spent sampling
+ * load sources.
  * Switch messages of the first element go to EVENTS. The appsink maps
  * every frame for reading, as an encoder would. C, not Python: the GPU
  * machine has no PyGObject. Used by bench/auto-timeline.sh.
@@ -67,10 +70,13 @@ poll_bus (GstBus * bus, FILE * events)
     }
     if (s && gst_structure_has_name (s, "gst-cl-device-switch") &&
         !strcmp (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "first")) {
-      fprintf (events, "%.3f,%s,%s,%.3f,%.4f,\"%s\",\"%s\"\n", now (),
-          gst_structure_get_string (s, "reason"),
+      gboolean warmed = FALSE;
+      gst_structure_get_boolean (s, "warmed", &warmed);
+      fprintf (events, "%.3f,%s,%s,%.3f,%.4f,%.4f,%.4f,%d,\"%s\",\"%s\"\n",
+          now (), gst_structure_get_string (s, "reason"),
           gst_structure_get_string (s, "to-slot"), field_double (s, "busy"),
-          field_double (s, "ms-per-frame"),
+          field_double (s, "ms-per-frame"), field_double (s, "cpu-ms"),
+          field_double (s, "estimate-ms"), warmed,
           gst_structure_get_string (s, "detail"),
           gst_structure_get_string (s, "sources"));
       fflush (events);
@@ -116,8 +122,10 @@ main (int argc, char **argv)
   events = fopen (argv[6], "w");
   if (!csv || !events)
     return 1;
-  fprintf (csv, "time,fps,device,index,busy,ms_per_frame,switches\n");
-  fprintf (events, "time,reason,to,busy,ms_per_frame,detail,sources\n");
+  fprintf (csv, "time,fps,device,index,busy,ms_per_frame,switches,"
+      "frame_copies,wrapped_inputs,inline_sample_ms\n");
+  fprintf (events, "time,reason,to,busy,ms_per_frame,cpu_ms,estimate_ms,"
+      "warmed,detail,sources\n");
   bus = gst_element_get_bus (pipe);
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
@@ -133,22 +141,27 @@ main (int argc, char **argv)
     gchar *dev = NULL, *index;
     GstStructure *stats = NULL;
     gint f;
-    gint64 switches = -1;
+    gint64 switches = -1, copies = -1, wraps = -1;
 
     g_usleep (250000);
     poll_bus (bus, events);
     t = now ();
     f = g_atomic_int_get (&frames);
     g_object_get (first, "current-device", &dev, "stats", &stats, NULL);
-    if (stats)
+    if (stats) {
       gst_structure_get_int64 (stats, "auto-switches", &switches);
+      gst_structure_get_int64 (stats, "frame-copies", &copies);
+      gst_structure_get_int64 (stats, "wrapped-inputs", &wraps);
+    }
     index = g_strndup (dev ? dev : "", dev && strchr (dev, ' ') ?
         (gsize) (strchr (dev, ' ') - dev) : 0);
-    fprintf (csv, "%.3f,%.1f,%s,%s,%.3f,%.4f,%" G_GINT64_FORMAT "\n", t,
+    fprintf (csv, "%.3f,%.1f,%s,%s,%.3f,%.4f,%" G_GINT64_FORMAT ",%"
+        G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%.3f\n", t,
         (f - last_f) / (t - last_t), dev && strstr (dev, "GPU") ? "gpu" :
         dev && strstr (dev, "CPU") ? "cpu" : "other", index,
         field_double (stats, "auto-busy"),
-        field_double (stats, "auto-ms-per-frame"), switches);
+        field_double (stats, "auto-ms-per-frame"), switches, copies, wraps,
+        field_double (stats, "auto-inline-sample-ms"));
     fflush (csv);
     g_free (index);
     g_free (dev);
