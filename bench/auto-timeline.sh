@@ -8,7 +8,9 @@
 #   bench/auto-timeline.sh OUT [SECONDS=30] [LOAD_AT=8] [LOAD_FOR=12]
 # Environment: SIZE (1920x1080), LOAD_DEVICE (gpu), PIN_GPU (gpu) and
 # PIN_CPU (cpu): a dry run without a GPU can name PoCL devices instead;
-# LOAD_ARGS: more tools/gpu-load options (e.g. "--launch-ms 50").
+# LOAD_ARGS: more tools/gpu-load options (e.g. "--launch-ms 50");
+# SKIP_WARMUP=1: no warm-up run first; GST_CL_AUTO, GST_CL_AUTO_SOURCES
+# pass through (docs/AUTO.md has the forced runs).
 set -eu
 out=${1:?usage: auto-timeline.sh OUT [SECONDS] [LOAD_AT] [LOAD_FOR]}
 seconds=${2:-30}
@@ -26,8 +28,12 @@ test -x build/tools/gpu-load -a -x build/bench/auto_timeline ||
 { echo "# $(date -u)"; nproc; nvidia-smi -L 2>/dev/null || true; clinfo -l; } \
     > "$out/machine.txt" 2>&1
 # Warm the program caches of both devices (auto builds both at start).
-timeout 120 build/bench/auto_timeline auto 2 "$w" "$h" "$out/warmup.csv" \
-    "$out/warmup-events.csv"
+# SKIP_WARMUP=1 (with fresh POCL_CACHE_DIR and GST_CL_CACHE_DIR): a fresh
+# machine, where the first switch used to stall while PoCL compiled.
+if [ -z "${SKIP_WARMUP:-}" ]; then
+  timeout 120 build/bench/auto_timeline auto 2 "$w" "$h" "$out/warmup.csv" \
+      "$out/warmup-events.csv"
+fi
 
 for mode in auto gpu cpu; do
   case $mode in gpu) dev=${PIN_GPU:-gpu};; cpu) dev=${PIN_CPU:-cpu};; *) dev=auto;; esac

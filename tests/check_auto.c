@@ -552,6 +552,17 @@ GST_START_TEST (test_no_copies_after_switch)
   fail_unless_equals_int64 (inline_n, 0);
   fail_unless (stat_int (st, "auto-thread-samples") > 0);
   gst_structure_free (st);
+
+  /* Both: the script moves the chain while fdinfo is sampled on the
+   * thread (the GPU machine's forced runs). */
+  st = run_producer_chain (chain, "fdinfo,fake:20:0,1000:1", 200, "blur",
+      &switches);
+  fail_unless_equals_int (switches, 1);
+  fail_unless_equals_string (gst_structure_get_string (st, "auto-sources"),
+      "fdinfo,fake");
+  fail_unless (stat_int (st, "auto-inline-samples") > 0);
+  fail_unless (stat_int (st, "auto-thread-samples") > 0);
+  gst_structure_free (st);
 }
 
 GST_END_TEST;

@@ -186,34 +186,46 @@ make_sources (GstCLAuto * self, const GstCLDeviceInfo * gpu)
       gst_cl_load_source_free);
   load_target (gpu, &target);
 
-  if (g_str_has_prefix (which, "fake:")) {
-    GstCLLoadSource *fake = gst_cl_load_fake_new (which + 5);
+  /* "fake:SCRIPT" ends the list (its script has commas): alone it
+   * replaces the others; after "nvml,fdinfo," it runs with them (the
+   * measuring sources then are sampled while the script moves the chain,
+   * for the GPU machine's forced runs). */
+  const gchar *fake_at = g_str_has_prefix (which, "fake:") ? which :
+      strstr (which, ",fake:");
+  gchar *head = fake_at ? g_strndup (which, fake_at - which) :
+      g_strdup (which);
+  gchar **list = g_strsplit (head, ",", -1);
+
+  for (gchar ** s = list; *s; s++) {
+    if (!**s) {
+      continue;
+    } else if (!strcmp (*s, "fdinfo")) {
+      add_source (self->threaded, gst_cl_load_fdinfo_new (&target, NULL,
+              !g_strcmp0 (fdinfo, "all")), names);
+    } else if (!strcmp (*s, "nvml")) {
+      gchar *why = NULL;
+      add_source (self->threaded, gst_cl_load_nvml_new (&target,
+              g_getenv (GST_CL_AUTO_NVML_LIB_ENV), &why), names);
+      if (why)
+        GST_INFO ("%s", why);
+      g_free (why);
+    } else if (!strcmp (*s, "encoder")) {
+      add_source (self->sources, gst_cl_load_encoder_new (&target, 1.0),
+          names);
+    } else if (strcmp (*s, "none")) {
+      GST_WARNING ("%s: unknown load source \"%s\"", GST_CL_AUTO_SOURCES_ENV,
+          *s);
+    }
+  }
+  g_strfreev (list);
+  g_free (head);
+  if (fake_at) {
+    const gchar *script = strstr (fake_at, "fake:") + 5;
+    GstCLLoadSource *fake = gst_cl_load_fake_new (script);
     if (!fake)
       GST_WARNING ("%s: bad fake load script \"%s\"", GST_CL_AUTO_SOURCES_ENV,
-          which + 5);
+          script);
     add_source (self->sources, fake, names);
-  } else {
-    gchar **list = g_strsplit (which, ",", -1);
-    for (gchar ** s = list; *s; s++) {
-      if (!strcmp (*s, "fdinfo")) {
-        add_source (self->threaded, gst_cl_load_fdinfo_new (&target, NULL,
-                !g_strcmp0 (fdinfo, "all")), names);
-      } else if (!strcmp (*s, "nvml")) {
-        gchar *why = NULL;
-        add_source (self->threaded, gst_cl_load_nvml_new (&target,
-                g_getenv (GST_CL_AUTO_NVML_LIB_ENV), &why), names);
-        if (why)
-          GST_INFO ("%s", why);
-        g_free (why);
-      } else if (!strcmp (*s, "encoder")) {
-        add_source (self->sources, gst_cl_load_encoder_new (&target, 1.0),
-            names);
-      } else if (strcmp (*s, "none")) {
-        GST_WARNING ("%s: unknown load source \"%s\"", GST_CL_AUTO_SOURCES_ENV,
-            *s);
-      }
-    }
-    g_strfreev (list);
   }
   self->source_names = g_string_free (names, FALSE);
 }

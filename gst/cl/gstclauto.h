@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * treat one PoCL device as the "GPU". */
 #define GST_CL_AUTO_DEVICES_ENV "GST_CL_AUTO_DEVICES"
 /* Which load sources: "fdinfo,nvml,encoder" (default), "none", or
- * "fake:SCRIPT" (gst_cl_load_fake_new), which replaces the others. */
+ * "fake:SCRIPT" (gst_cl_load_fake_new), which replaces the others, or ends
+ * a list ("nvml,fdinfo,fake:SCRIPT") to run with them. */
 #define GST_CL_AUTO_SOURCES_ENV "GST_CL_AUTO_SOURCES"
 /* "self" (default) or "all": whose DRM fdinfo is read. */
 #define GST_CL_AUTO_FDINFO_ENV "GST_CL_AUTO_FDINFO"
