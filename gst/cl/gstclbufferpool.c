@@ -9,6 +9,7 @@ struct _GstCLBufferPool
 {
   GstVideoBufferPool parent;
   GstCLContext *context;
+  GWeakRef owner;               /* element that reports failed allocations */
 };
 
 G_DEFINE_TYPE (GstCLBufferPool, gst_cl_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL);
@@ -74,9 +75,48 @@ gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
   return acceptable;
 }
 
+/* A failed allocation would otherwise only reach the application as the
+ * source's "Internal data stream error": say what failed, from the element
+ * that made the pool. */
+static GstFlowReturn
+gst_cl_buffer_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
+    GstBufferPoolAcquireParams * params)
+{
+  GstCLBufferPool *self = GST_CL_BUFFER_POOL (pool);
+  GstFlowReturn ret =
+      GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->alloc_buffer
+      (pool, buffer, params);
+
+  if (ret == GST_FLOW_ERROR) {
+    GstElement *owner = g_weak_ref_get (&self->owner);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint size = 0;
+
+    gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+    gst_structure_free (config);
+    if (owner) {
+      GST_ELEMENT_ERROR (owner, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate a %u-byte OpenCL frame on \"%s\".", size,
+              self->context->device->name),
+          ("clCreateBuffer failed (see the \"cl\" debug category); the "
+              "device may be out of memory"));
+      gst_object_unref (owner);
+    }
+  }
+  return ret;
+}
+
+void
+gst_cl_buffer_pool_set_owner (GstBufferPool * pool, GstElement * owner)
+{
+  if (GST_IS_CL_BUFFER_POOL (pool))
+    g_weak_ref_set (&GST_CL_BUFFER_POOL (pool)->owner, owner);
+}
+
 static void
 gst_cl_buffer_pool_finalize (GObject * object)
 {
+  g_weak_ref_clear (&GST_CL_BUFFER_POOL (object)->owner);
   gst_clear_object (&GST_CL_BUFFER_POOL (object)->context);
   G_OBJECT_CLASS (gst_cl_buffer_pool_parent_class)->finalize (object);
 }
@@ -86,11 +126,14 @@ gst_cl_buffer_pool_class_init (GstCLBufferPoolClass * klass)
 {
   G_OBJECT_CLASS (klass)->finalize = gst_cl_buffer_pool_finalize;
   GST_BUFFER_POOL_CLASS (klass)->set_config = gst_cl_buffer_pool_set_config;
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer =
+      gst_cl_buffer_pool_alloc_buffer;
 }
 
 static void
 gst_cl_buffer_pool_init (GstCLBufferPool * self)
 {
+  g_weak_ref_init (&self->owner, NULL);
 }
 
 GstBufferPool *

@@ -21,6 +21,9 @@ G_DECLARE_FINAL_TYPE (GstCLBufferPool, gst_cl_buffer_pool, GST,
 GstBufferPool *gst_cl_buffer_pool_new (GstCLContext * context);
 
 GstCLContext *gst_cl_buffer_pool_get_context (GstBufferPool * pool);
+/* @owner (weakly referenced) posts the element error when an allocation
+ * fails. */
+void gst_cl_buffer_pool_set_owner (GstBufferPool * pool, GstElement * owner);
 
 /* Fills @config for @caps with everything set_config demands. */
 void gst_cl_buffer_pool_config_prepare (GstCLContext * context,

@@ -241,6 +241,8 @@ build_locked (GstCLFilter * self)
   return TRUE;
 }
 
+static gboolean gst_cl_filter_stop (GstBaseTransform * trans);
+
 static gboolean
 gst_cl_filter_start (GstBaseTransform * trans)
 {
@@ -306,6 +308,7 @@ gst_cl_filter_start (GstBaseTransform * trans)
         ("Could not create an OpenCL context on \"%s\".", priv->device->name),
         ("%s", err->message));
     g_clear_error (&err);
+    gst_cl_filter_stop (trans);
     return FALSE;
   }
 started:
@@ -334,7 +337,12 @@ started:
   GST_OBJECT_LOCK (self);
   priv->needs_build = FALSE;
   GST_OBJECT_UNLOCK (self);
-  return build_locked (self);
+  if (!build_locked (self)) {
+    /* A failed start is never followed by stop(): release the context. */
+    gst_cl_filter_stop (trans);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 static void
@@ -461,11 +469,14 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans,
 }
 
 static GstBufferPool *
-make_pool (GstCLContext * ctx, GstCaps * caps, guint size, guint min,
+make_pool (GstCLFilter * self, GstCaps * caps, guint size, guint min,
     guint max)
 {
+  GstCLContext *ctx = PRIV (self)->context;
   GstBufferPool *pool = gst_cl_buffer_pool_new (ctx);
   GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_cl_buffer_pool_set_owner (pool, GST_ELEMENT (self));
 
   gst_cl_buffer_pool_config_prepare (ctx, config, caps, size, min, max);
   if (!gst_buffer_pool_set_config (pool, config)) {
@@ -490,6 +501,20 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       !gst_video_info_from_caps (&out_info, outcaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
         GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* Checked here so an impossible size is a clear error, not a failed
+   * allocation later. */
+  if (priv->device && MAX (in_info.size, out_info.size) >
+      priv->device->max_alloc) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("A %dx%d %s frame (%" G_GSIZE_FORMAT " bytes) is larger than the "
+            "largest allocation of OpenCL device \"%s\" (%" G_GUINT64_FORMAT
+            " bytes).", GST_VIDEO_INFO_WIDTH (&in_info),
+            GST_VIDEO_INFO_HEIGHT (&in_info),
+            GST_VIDEO_INFO_NAME (&in_info), MAX (in_info.size,
+                out_info.size), priv->device->name, priv->device->max_alloc),
+        ("scale the video down before this element or pick another device"));
     return FALSE;
   }
   priv->va_input = gst_cl_va_caps_have_va_memory (incaps);
@@ -551,7 +576,8 @@ gst_cl_filter_propose_allocation (GstBaseTransform * trans,
     gst_structure_free (config);
   }
   if (!priv->proposed_pool) {
-    priv->proposed_pool = make_pool (priv->context, caps, info.size, 0, 0);
+    priv->proposed_pool = make_pool (GST_CL_FILTER (trans), caps, info.size,
+        0, 0);
     if (!priv->proposed_pool)
       return FALSE;
   }
@@ -587,8 +613,10 @@ gst_cl_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     if (pool && gst_cl_buffer_pool_get_context (pool) != priv->context)
       gst_clear_object (&pool);
   }
-  if (!pool)
+  if (!pool) {
     pool = gst_cl_buffer_pool_new (priv->context);
+    gst_cl_buffer_pool_set_owner (pool, GST_ELEMENT (trans));
+  }
 
   size = MAX (size, info.size);
   config = gst_buffer_pool_get_config (pool);
@@ -722,7 +750,7 @@ acquire_import_frame (GstCLFilter * self)
 
   if (!priv->import_pool) {
     GstCaps *caps = gst_video_info_to_caps (&priv->in_info);
-    priv->import_pool = make_pool (priv->context, caps, priv->in_info.size,
+    priv->import_pool = make_pool (self, caps, priv->in_info.size,
         0, 0);
     gst_caps_unref (caps);
     if (!priv->import_pool ||
@@ -1394,6 +1422,19 @@ gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
   }
 }
 
+/* A context handed over by set_context() to an element that never started
+ * (or failed to) is only dropped here. */
+static void
+gst_cl_filter_dispose (GObject * object)
+{
+  GstCLFilterPrivate *priv = PRIV (GST_CL_FILTER (object));
+
+  clear_pool (&priv->import_pool);
+  clear_pool (&priv->proposed_pool);
+  gst_clear_object (&priv->context);
+  G_OBJECT_CLASS (gst_cl_filter_parent_class)->dispose (object);
+}
+
 static void
 gst_cl_filter_finalize (GObject * object)
 {
@@ -1419,6 +1460,7 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
 
   gobject_class->set_property = gst_cl_filter_set_property;
   gobject_class->get_property = gst_cl_filter_get_property;
+  gobject_class->dispose = gst_cl_filter_dispose;
   gobject_class->finalize = gst_cl_filter_finalize;
 
   /**
