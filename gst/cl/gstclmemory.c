@@ -64,19 +64,30 @@ is_direct (GstCLMemory * mem)
   return (mem->context->device->type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
-/* Waits until the last command that used @mem has completed. */
-static void
+/* Waits until the last command that used @mem has completed. FALSE when
+ * that command failed or the wait did: the contents are then undefined and
+ * the event is kept, so every later CPU map fails too until a new command
+ * writes the memory (no half-written frame reaches the CPU). */
+static gboolean
 wait_idle (GstCLMemory * mem)
 {
   cl_int exec = CL_COMPLETE;
 
   if (!mem->last_event)
-    return;
-  clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-      sizeof (exec), &exec, NULL);
-  if (exec > CL_COMPLETE)
-    gst_cl_context_wait (mem->context, mem->last_event);
+    return TRUE;
+  if (clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (exec), &exec, NULL) != CL_SUCCESS)
+    exec = CL_QUEUED;
+  if (exec > CL_COMPLETE && !gst_cl_context_wait (mem->context,
+          mem->last_event))
+    return FALSE;
+  if (exec < 0) {
+    GST_WARNING ("the last command on this memory failed: %s (%d)",
+        gst_cl_error_name (exec), exec);
+    return FALSE;
+  }
   replace_event (mem, NULL);
+  return TRUE;
 }
 
 static GstMemory *
@@ -114,7 +125,12 @@ cl_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
         &status);
     if (!gst_cl_result (status, "clEnqueueMapBuffer(staging)"))
       goto failed;
-    gst_cl_context_wait (ctx, map_event);
+    if (!gst_cl_context_wait (ctx, map_event)) {
+      clReleaseEvent (map_event);
+      clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0,
+          NULL, NULL);
+      goto failed;
+    }
     clReleaseEvent (map_event);
     mem->buffer = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
         alloc_size, NULL, &status);
@@ -147,7 +163,9 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
   GstCLContext *ctx = mem->context;
 
   /* Host storage must outlive every queued command that uses it. */
-  wait_idle (mem);
+  if (!wait_idle (mem))
+    gst_cl_context_finish (ctx);
+  replace_event (mem, NULL);
   if (mem->staging) {
     clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0, NULL,
         NULL);
@@ -196,14 +214,19 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
     goto done;
 
   if (is_direct (mem)) {
-    wait_idle (mem);
+    if (!wait_idle (mem))
+      goto failed;
   } else if (is_unified (mem)) {
     gpointer ptr = clEnqueueMapBuffer (ctx->queue, mem->buffer, CL_FALSE,
         CL_MAP_READ | CL_MAP_WRITE, 0, mem->alloc_size, 0, NULL, &ev,
         &status);
     if (!gst_cl_result (status, "clEnqueueMapBuffer"))
       goto failed;
-    gst_cl_context_wait (ctx, ev);
+    if (!gst_cl_context_wait (ctx, ev)) {
+      clReleaseEvent (ev);
+      clEnqueueUnmapMemObject (ctx->queue, mem->buffer, ptr, 0, NULL, NULL);
+      goto failed;
+    }
     clReleaseEvent (ev);
     if (ptr != mem->host_ptr) {
       /* USE_HOST_PTR maps must return the host pointer (spec 5.4.2). */
@@ -218,13 +241,17 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
     if (!gst_cl_result (status, "clEnqueueReadBuffer(download)"))
       goto failed;
     gst_cl_context_count (ctx, GST_CL_COUNTER_DOWNLOADS, 1);
-    gst_cl_context_wait (ctx, ev);
+    if (!gst_cl_context_wait (ctx, ev)) {
+      clReleaseEvent (ev);
+      goto failed;
+    }
     replace_event (mem, NULL);
     clReleaseEvent (ev);
     mem->state = STATE_SYNCED;
   } else {
     /* An upload may still be reading the staging memory. */
-    wait_idle (mem);
+    if (!wait_idle (mem))
+      goto failed;
   }
 
 done:
