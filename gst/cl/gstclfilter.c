@@ -499,8 +499,12 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   if (!gst_video_info_from_caps (&in_info, incaps) ||
       !gst_video_info_from_caps (&out_info, outcaps)) {
-    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
-        GST_PTR_FORMAT, incaps, outcaps);
+    /* Caps inside the template that GstVideoInfo refuses: frames too large
+     * for its sizes (e.g. RGBA 32768x32768). */
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Cannot process this video: the frame is too large or the format "
+            "description is invalid."), ("caps %" GST_PTR_FORMAT " -> %"
+            GST_PTR_FORMAT, incaps, outcaps));
     return FALSE;
   }
   /* Checked here so an impossible size is a clear error, not a failed
