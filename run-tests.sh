@@ -1,6 +1,9 @@
 #!/bin/sh
 # One command for the whole test suite: install, build, fetch the real test
-# photographs, run every test (kernel checker, element tests, OpenCV pipelines).
+# photographs, run every test (kernel checker, element tests, OpenCV pipelines),
+# then the kernel and element tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan, with the first run's program cache).
+# Test names given as arguments run only those, without the sanitizer pass.
 set -eu
 cd "$(dirname "$0")"
 tools/setup.sh
@@ -8,4 +11,15 @@ tests/fetch-frames.sh build/test-frames
 status=0
 meson test -C build --print-errorlogs "$@" || status=$?
 /usr/bin/python3 tools/test-summary.py build/meson-logs/testlog.json
+if [ $# -eq 0 ]; then
+  [ -f build-asan/build.ninja ] ||
+    meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
+  ninja -C build-asan
+  mkdir -p build-asan/test-cl-cache
+  cp -r build/test-cl-cache/. build-asan/test-cl-cache/
+  meson test -C build-asan --print-errorlogs --suite elements --suite kernels ||
+    status=$?
+  printf 'sanitizers: '
+  /usr/bin/python3 tools/test-summary.py build-asan/meson-logs/testlog.json
+fi
 exit $status
