@@ -63,6 +63,11 @@ gboolean gst_cl_context_finish (GstCLContext * context);
 cl_program gst_cl_context_get_program (GstCLContext * context,
     const gchar * source_name, const gchar * options, GError ** error);
 
+/* The binary in a program cache entry (the file's bytes), or NULL when the
+ * entry is short, truncated or corrupt (gstclprogram.c gives the layout).
+ * Exposed for the fuzzer. */
+GBytes *gst_cl_program_cache_parse (const guint8 * data, gsize len);
+
 /* GstContext plumbing, the gst_cuda_ensure_element_context pattern: reuse a
  * neighbour's context for the same device (query downstream, upstream, then
  * need-context), otherwise create one and post have-context. Answers reach

@@ -85,38 +85,42 @@ sha256 (const guint8 * data, gsize size, guint8 out[32])
   g_checksum_free (sum);
 }
 
+GBytes *
+gst_cl_program_cache_parse (const guint8 * data, gsize len)
+{
+  guint32 version;
+  guint64 size;
+  guint8 digest[32];
+
+  if (len < CACHE_HEADER_SIZE || memcmp (data, CACHE_MAGIC, 8))
+    return NULL;
+  memcpy (&version, data + 8, 4);
+  memcpy (&size, data + 12, 8);
+  if (version != CACHE_VERSION || size != len - CACHE_HEADER_SIZE || !size)
+    return NULL;
+  sha256 (data + CACHE_HEADER_SIZE, size, digest);
+  if (memcmp (digest, data + 20, 32))
+    return NULL;
+  return g_bytes_new (data + CACHE_HEADER_SIZE, size);
+}
+
 /* Returns the binary stored in @path if the entry is whole and intact. */
 static GBytes *
 read_cache_entry (const gchar * path)
 {
   gchar *data = NULL;
   gsize len = 0;
-  guint32 version;
-  guint64 size;
-  guint8 digest[32];
+  GBytes *bytes;
 
   if (!g_file_get_contents (path, &data, &len, NULL))
     return NULL;
-  if (len < CACHE_HEADER_SIZE || memcmp (data, CACHE_MAGIC, 8))
-    goto corrupt;
-  memcpy (&version, data + 8, 4);
-  memcpy (&size, data + 12, 8);
-  if (version != CACHE_VERSION || size != len - CACHE_HEADER_SIZE || !size)
-    goto corrupt;
-  sha256 ((guint8 *) data + CACHE_HEADER_SIZE, size, digest);
-  if (memcmp (digest, data + 20, 32))
-    goto corrupt;
-  {
-    GBytes *bytes = g_bytes_new (data + CACHE_HEADER_SIZE, size);
-    g_free (data);
-    return bytes;
+  bytes = gst_cl_program_cache_parse ((const guint8 *) data, len);
+  if (!bytes) {
+    GST_WARNING ("program cache entry %s is corrupt, rebuilding", path);
+    g_unlink (path);
   }
-
-corrupt:
-  GST_WARNING ("program cache entry %s is corrupt, rebuilding", path);
   g_free (data);
-  g_unlink (path);
-  return NULL;
+  return bytes;
 }
 
 static void
