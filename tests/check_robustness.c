@@ -394,15 +394,20 @@ GST_END_TEST;
 
 /* ---- stream events ------------------------------------------------------ */
 
+/* MD5 of the visible pixels only: row padding is never written by the
+ * kernels, so it holds whatever the allocation held. */
 static gchar *
 frame_sum (GstSample * sample)
 {
-  GstMapInfo map;
+  GstVideoInfo info;
+  GByteArray *px;
   gchar *sum;
-  GstBuffer *buf = gst_sample_get_buffer (sample);
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-  sum = g_compute_checksum_for_data (G_CHECKSUM_MD5, map.data, map.size);
-  gst_buffer_unmap (buf, &map);
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps
+          (sample)));
+  px = packed_pixels (gst_sample_get_buffer (sample), &info);
+  sum = g_compute_checksum_for_data (G_CHECKSUM_MD5, px->data, px->len);
+  g_byte_array_unref (px);
   return sum;
 }
 
@@ -452,7 +457,8 @@ GST_START_TEST (test_flushing_seek_mid_stream)
     fail_unless (s != NULL);
     head = frame_sum (s);
     gst_sample_unref (s);
-    fail_unless_equals_string (head, g_ptr_array_index (clean, i));
+    fail_unless (!strcmp (head, g_ptr_array_index (clean, i)),
+        "second run, frame %d differs from the first run's", i);
     g_free (head);
   }
   fail_unless (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
@@ -631,8 +637,10 @@ GST_START_TEST (test_parallel_pipelines)
       g_thread_join (threads[t]);
       fail_unless_equals_int (jobs[t].sums->len, 40);
       for (guint i = 0; i < 40; i++)
-        fail_unless_equals_string (g_ptr_array_index (jobs[t].sums, i),
-            g_ptr_array_index (ref.sums, i));
+        fail_unless (!strcmp (g_ptr_array_index (jobs[t].sums, i),
+                g_ptr_array_index (ref.sums, i)),
+            "%s context, thread %d, frame %u differs", sharing ? "shared" :
+            "own", t, i);
       g_ptr_array_unref (jobs[t].sums);
     }
     if (owner) {
