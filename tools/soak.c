@@ -337,7 +337,7 @@ main (int argc, char **argv)
         rss_warm = rss;
       if (n >= warmup)
         rss_max = MAX (rss_max, rss);
-      if (n % 10000 == 0 || n == warmup)
+      if (n % MAX (frames / 10 / 1000 * 1000, 1000) == 0 || n == warmup)
         g_string_append_printf (samples, "  frame %" G_GINT64_FORMAT
             ": RSS %" G_GSIZE_FORMAT " KiB\n", n, rss);
     }
