@@ -14,12 +14,14 @@
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
-static GstElement *elements[3];
+static GstElement *elements[4];
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
-  static const gchar *names[] = { "clblur", "clsobel", "clhisteq" };
+  static const gchar *names[] = {
+    "clblur", "clsobel", "clhisteq", "cloptflow"
+  };
   const gchar *path = g_getenv ("FUZZ_PLUGIN");
   GError *err = NULL;
 

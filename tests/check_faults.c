@@ -188,6 +188,9 @@ GST_START_TEST (test_everything_released)
     "videotestsrc num-buffers=5 ! video/x-raw,format=GRAY8,width=64,height=48 "
         "! tee name=t ! queue ! clblur device=cpu ! appsink name=sink "
         "sync=false t. ! queue ! fakesink",
+    "videotestsrc num-buffers=5 pattern=ball ! "
+        "video/x-raw,format=NV12,width=64,height=48 ! cloptflow device=cpu ! "
+        "appsink name=sink sync=false",
     NULL,
   };
 
