@@ -198,8 +198,16 @@ on_sink (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     gst_video_info_from_caps (&st->in_info, caps);
     gst_caps_unref (caps);
     gst_clear_buffer (&st->in);
-    /* A deep copy: the element may reuse the memory once it is done. */
-    st->in = gst_buffer_copy_deep (buf);
+    /* A copy in system memory (the element may reuse its input once done;
+     * a deep copy of OpenCL memory would count as a pool allocation). */
+    {
+      GstMapInfo map;
+      if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+        st->in = gst_buffer_new_memdup (map.data, map.size);
+        gst_buffer_unmap (buf, &map);
+        gst_buffer_copy_into (st->in, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+      }
+    }
   }
   return GST_PAD_PROBE_OK;
 }
@@ -337,9 +345,23 @@ main (int argc, char **argv)
         rss_warm = rss;
       if (n >= warmup)
         rss_max = MAX (rss_max, rss);
-      if (n % MAX (frames / 10 / 1000 * 1000, 1000) == 0 || n == warmup)
+      if (n % MAX (frames / 10 / 1000 * 1000, 1000) == 0 || n == warmup) {
+        /* Frames the pools have allocated so far (bounded, 8 per pool):
+         * RSS steps of one frame that match these are the pools filling. */
+        GstStructure *stats = NULL;
+        gint64 bufs = -1;
+        if (stages->len) {
+          g_object_get (((Stage *) g_ptr_array_index (stages, 0))->element,
+              "stats", &stats, NULL);
+          if (stats) {
+            gst_structure_get_int64 (stats, "buffers-allocated", &bufs);
+            gst_structure_free (stats);
+          }
+        }
         g_string_append_printf (samples, "  frame %" G_GINT64_FORMAT
-            ": RSS %" G_GSIZE_FORMAT " KiB\n", n, rss);
+            ": RSS %" G_GSIZE_FORMAT " KiB, %" G_GINT64_FORMAT
+            " OpenCL frames allocated\n", n, rss, bufs);
+      }
     }
   }
   t_end = g_get_monotonic_time ();
