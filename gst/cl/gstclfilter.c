@@ -469,10 +469,9 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans,
 }
 
 static GstBufferPool *
-make_pool (GstCLFilter * self, GstCaps * caps, guint size, guint min,
-    guint max)
+make_pool (GstCLFilter * self, GstCLContext * ctx, GstCaps * caps, guint size,
+    guint min, guint max)
 {
-  GstCLContext *ctx = PRIV (self)->context;
   GstBufferPool *pool = gst_cl_buffer_pool_new (ctx);
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
@@ -580,8 +579,8 @@ gst_cl_filter_propose_allocation (GstBaseTransform * trans,
     gst_structure_free (config);
   }
   if (!priv->proposed_pool) {
-    priv->proposed_pool = make_pool (GST_CL_FILTER (trans), caps, info.size,
-        0, 0);
+    priv->proposed_pool = make_pool (GST_CL_FILTER (trans), priv->context,
+        caps, info.size, 0, 0);
     if (!priv->proposed_pool)
       return FALSE;
   }
@@ -754,8 +753,8 @@ acquire_import_frame (GstCLFilter * self)
 
   if (!priv->import_pool) {
     GstCaps *caps = gst_video_info_to_caps (&priv->in_info);
-    priv->import_pool = make_pool (self, caps, priv->in_info.size,
-        0, 0);
+    priv->import_pool = make_pool (self, priv->context, caps,
+        priv->in_info.size, 0, 0);
     gst_caps_unref (caps);
     if (!priv->import_pool ||
         !gst_buffer_pool_set_active (priv->import_pool, TRUE))
@@ -1094,7 +1093,7 @@ gst_cl_filter_prepare_output_buffer (GstBaseTransform * trans,
   /* Output on the other device: a pool per device. */
   if (!priv->slot_pools[slot]) {
     GstCaps *caps = gst_video_info_to_caps (&priv->out_info);
-    pool = make_pool (ctx, caps, priv->out_info.size, 0, 0);
+    pool = make_pool (self, ctx, caps, priv->out_info.size, 0, 0);
     gst_caps_unref (caps);
     if (!pool || !gst_buffer_pool_set_active (pool, TRUE)) {
       gst_clear_object (&pool);
