@@ -183,12 +183,13 @@ gst_cl_va_caps_have_va_memory (const GstCaps * caps)
 GstCaps *
 gst_cl_va_sink_caps (GstCaps * caps, GstCLVaPath path)
 {
-  GstStructure *nv12 = gst_structure_new ("video/x-raw", "format",
-      G_TYPE_STRING, "NV12", NULL);
+  GstStructure *nv12;
   GstCaps *result;
 
   if (path != GST_CL_VA_PATH_SHARED)
     return gst_caps_ref (caps);
+  nv12 = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, "NV12",
+      NULL);
   result = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
