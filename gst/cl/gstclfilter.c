@@ -475,7 +475,8 @@ make_pool (GstCLFilter * self, GstCLContext * ctx, GstCaps * caps, guint size,
   GstBufferPool *pool = gst_cl_buffer_pool_new (ctx);
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
-  gst_cl_buffer_pool_set_owner (pool, GST_ELEMENT (self));
+  if (self)
+    gst_cl_buffer_pool_set_owner (pool, GST_ELEMENT (self));
 
   gst_cl_buffer_pool_config_prepare (ctx, config, caps, size, min, max);
   if (!gst_buffer_pool_set_config (pool, config)) {
@@ -895,7 +896,7 @@ scratch_frame (GstCLContext * ctx, const GstVideoInfo * info,
   GstCaps *caps = gst_video_info_to_caps (info);
   GstBuffer *buf = NULL;
 
-  *pool = make_pool (ctx, caps, info->size, 0, 0);
+  *pool = make_pool (NULL, ctx, caps, info->size, 0, 0);
   gst_caps_unref (caps);
   if (!*pool || !gst_buffer_pool_set_active (*pool, TRUE) ||
       gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK)
