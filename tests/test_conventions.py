@@ -63,6 +63,12 @@ class Install(unittest.TestCase):
         rel = os.path.join(libdir, 'gstreamer-1.0')
         self.assertEqual(os.path.normpath(os.path.join(gst_prefix, rel)),
                          os.path.normpath(pluginsdir))
+        # The default prefix is GStreamer's: a plain `meson install` lands in
+        # the folder GStreamer searches without GST_PLUGIN_PATH.
+        self.assertEqual(os.path.normpath(prefix), os.path.normpath(gst_prefix),
+                         'configured with a prefix other than the default')
+        self.assertEqual(os.path.normpath(os.path.join(prefix, rel)),
+                         os.path.normpath(pluginsdir))
         with tempfile.TemporaryDirectory() as dest:
             proc = subprocess.run([meson, 'install', '-C', BUILD, '--no-rebuild',
                                    '--destdir', dest], capture_output=True, text=True)
