@@ -104,17 +104,6 @@ switching_enabled (void)
       !strstr (env, "switching=0"));
 }
 
-static const GstCLDeviceInfo *
-first_of_type (const GPtrArray * list, cl_device_type type)
-{
-  for (guint i = 0; i < list->len; i++) {
-    const GstCLDeviceInfo *info = g_ptr_array_index (list, i);
-    if (info->type & type)
-      return info;
-  }
-  return NULL;
-}
-
 gboolean
 gst_cl_auto_devices (const GstCLDeviceInfo ** preferred,
     const GstCLDeviceInfo ** fallback)
@@ -136,8 +125,8 @@ gst_cl_auto_devices (const GstCLDeviceInfo ** preferred,
           GST_CL_AUTO_DEVICES_ENV, env);
     g_strfreev (req);
   } else {
-    *preferred = first_of_type (list, CL_DEVICE_TYPE_GPU);
-    *fallback = first_of_type (list, CL_DEVICE_TYPE_CPU);
+    *preferred = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_GPU);
+    *fallback = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_CPU);
   }
   return *preferred && *fallback && *preferred != *fallback;
 }
@@ -636,35 +625,17 @@ gst_cl_auto_handle_context_query (GstElement * element, GstQuery * query,
   return TRUE;
 }
 
-static gboolean
-query_peers (GstElement * element, GstPadDirection direction,
-    const GstCLDeviceInfo * preferred, const GstCLDeviceInfo * fallback,
-    GstCLAuto ** group)
+typedef struct
 {
-  GstIterator *it = direction == GST_PAD_SRC ?
-      gst_element_iterate_src_pads (element) :
-      gst_element_iterate_sink_pads (element);
-  GValue item = G_VALUE_INIT;
-  gboolean found = FALSE;
+  const GstCLDeviceInfo *preferred, *fallback;
+  GstCLAuto **group;
+} GroupWanted;
 
-  while (!found && gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
-    GstPad *pad = g_value_get_object (&item);
-    GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE_NAME);
-    GstContext *gst_context = NULL;
-
-    if (gst_pad_peer_query (pad, query)) {
-      gst_query_parse_context (query, &gst_context);
-      if (gst_context) {
-        gst_element_set_context (element, gst_context);
-        found = *group && same_devices (*group, preferred, fallback);
-      }
-    }
-    gst_query_unref (query);
-    g_value_reset (&item);
-  }
-  g_value_unset (&item);
-  gst_iterator_free (it);
-  return found;
+static gboolean
+group_is_wanted (gpointer user_data)
+{
+  GroupWanted *w = user_data;
+  return *w->group && same_devices (*w->group, w->preferred, w->fallback);
 }
 
 gboolean
@@ -678,8 +649,10 @@ gst_cl_auto_ensure_element_group (GstElement * element,
     return TRUE;
   gst_clear_object (group);
 
-  if (query_peers (element, GST_PAD_SRC, preferred, fallback, group) ||
-      query_peers (element, GST_PAD_SINK, preferred, fallback, group))
+  GroupWanted wanted = { preferred, fallback, group };
+  if (gst_cl_query_peers_context (element, GST_PAD_SRC, group_is_wanted,
+          &wanted) || gst_cl_query_peers_context (element, GST_PAD_SINK,
+          group_is_wanted, &wanted))
     return TRUE;
 
   gst_element_post_message (element, gst_message_new_need_context

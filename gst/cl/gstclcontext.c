@@ -191,9 +191,9 @@ gst_cl_handle_context_query (GstElement * element, GstQuery * query,
   return TRUE;
 }
 
-static gboolean
-query_peers (GstElement * element, GstPadDirection direction,
-    const GstCLDeviceInfo * device, GstCLContext ** context)
+gboolean
+gst_cl_query_peers_context (GstElement * element, GstPadDirection direction,
+    gboolean (*wanted) (gpointer user_data), gpointer user_data)
 {
   GstIterator *it = direction == GST_PAD_SRC ?
       gst_element_iterate_src_pads (element) :
@@ -212,7 +212,7 @@ query_peers (GstElement * element, GstPadDirection direction,
       gst_query_parse_context (query, &gst_context);
       if (gst_context) {
         gst_element_set_context (element, gst_context);
-        found = *context && (*context)->device == device;
+        found = wanted (user_data);
       }
     }
     gst_query_unref (query);
@@ -221,6 +221,19 @@ query_peers (GstElement * element, GstPadDirection direction,
   g_value_unset (&item);
   gst_iterator_free (it);
   return found;
+}
+
+typedef struct
+{
+  const GstCLDeviceInfo *device;
+  GstCLContext **context;
+} ContextWanted;
+
+static gboolean
+context_is_wanted (gpointer user_data)
+{
+  ContextWanted *w = user_data;
+  return *w->context && (*w->context)->device == w->device;
 }
 
 gboolean
@@ -235,8 +248,10 @@ gst_cl_ensure_element_context (GstElement * element,
     return TRUE;
   gst_clear_object (context);
 
-  if (query_peers (element, GST_PAD_SRC, device, context) ||
-      query_peers (element, GST_PAD_SINK, device, context))
+  ContextWanted wanted = { device, context };
+  if (gst_cl_query_peers_context (element, GST_PAD_SRC, context_is_wanted,
+          &wanted) || gst_cl_query_peers_context (element, GST_PAD_SINK,
+          context_is_wanted, &wanted))
     return TRUE;
 
   /* Ask the application and the bins; an answer arrives through

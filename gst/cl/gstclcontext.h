@@ -75,6 +75,12 @@ GBytes *gst_cl_program_cache_parse (const guint8 * data, gsize len);
  * gst_cl_handle_set_context() on that same @context pointer. */
 gboolean gst_cl_ensure_element_context (GstElement * element,
     const GstCLDeviceInfo * device, GstCLContext ** context, GError ** error);
+/* Asks the peers of @element's pads in @direction for a "gst.cl.context",
+ * hands every answer to gst_element_set_context() and stops at the first
+ * after which @wanted (@user_data) holds. Returns whether it did. */
+gboolean gst_cl_query_peers_context (GstElement * element,
+    GstPadDirection direction, gboolean (*wanted) (gpointer user_data),
+    gpointer user_data);
 /* Takes @gst_context's GstCLContext when it is for @device. */
 gboolean gst_cl_handle_set_context (GstElement * element,
     GstContext * gst_context, const GstCLDeviceInfo * device,

@@ -159,8 +159,8 @@ gst_cl_device_describe_all (void)
   return g_string_free (s, FALSE);
 }
 
-static const GstCLDeviceInfo *
-first_of_type (const GPtrArray * list, cl_device_type type)
+const GstCLDeviceInfo *
+gst_cl_device_first_of_type (const GPtrArray * list, cl_device_type type)
 {
   for (guint i = 0; i < list->len; i++) {
     const GstCLDeviceInfo *info = g_ptr_array_index (list, i);
@@ -182,18 +182,18 @@ gst_cl_device_select (const gchar * request, GError ** error)
     return NULL;
 
   if (!request || !*request || !g_ascii_strcasecmp (request, "auto")) {
-    found = first_of_type (list, CL_DEVICE_TYPE_GPU);
+    found = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_GPU);
     if (!found)
-      found = first_of_type (list, CL_DEVICE_TYPE_CPU);
+      found = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_CPU);
     if (!found)
       found = g_ptr_array_index (list, 0);
     return found;
   }
 
   if (!g_ascii_strcasecmp (request, "gpu"))
-    found = first_of_type (list, CL_DEVICE_TYPE_GPU);
+    found = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_GPU);
   else if (!g_ascii_strcasecmp (request, "cpu"))
-    found = first_of_type (list, CL_DEVICE_TYPE_CPU);
+    found = gst_cl_device_first_of_type (list, CL_DEVICE_TYPE_CPU);
   else if (sscanf (request, "%u.%u%c", &p, &d, &tail) == 2) {
     for (guint i = 0; i < list->len && !found; i++) {
       const GstCLDeviceInfo *info = g_ptr_array_index (list, i);

@@ -44,6 +44,9 @@ const GPtrArray *gst_cl_device_list (GError ** error);
 const GstCLDeviceInfo *gst_cl_device_select (const gchar * request,
     GError ** error);
 
+/* The first device of @list whose type includes @type, or NULL. */
+const GstCLDeviceInfo *gst_cl_device_first_of_type (const GPtrArray * list,
+    cl_device_type type);
 /* "P.D name (TYPE)" for every device, one per line. Free with g_free(). */
 gchar *gst_cl_device_describe_all (void);
 
