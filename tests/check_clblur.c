@@ -20,19 +20,6 @@ static const gchar *formats[] = {
 
 static guint32 seed = 1;
 
-static void
-fill_random (GstBuffer * buf)
-{
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++) {
-    seed = seed * 1664525u + 1013904223u;
-    map.data[i] = seed >> 24;
-  }
-  gst_buffer_unmap (buf, &map);
-}
-
-
 /* Compares every plane of @out with the reference blur of @in. */
 static void
 assert_blurred (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
@@ -80,8 +67,6 @@ assert_blurred (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
   gst_video_frame_unmap (&fo);
 }
 
-
-
 static void
 push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
     gdouble sigma, gdouble sigma_y, gint ksize)
@@ -94,7 +79,7 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
   fail_unless (gst_video_info_from_caps (&info, caps));
   gst_caps_unref (caps);
   in = gst_buffer_new_allocate (NULL, info.size, NULL);
-  fill_random (in);
+  clcheck_fill_random (in, &seed);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
       GST_FLOW_OK);
   out = gst_harness_pull (h);
@@ -211,7 +196,7 @@ push_foreign (const gchar * format, gint w, gint ht, gboolean aligned,
     guint8 *data = aligned ? mem : mem + 3;
     GstBuffer *in = gst_buffer_new_wrapped_full (0, data, info.size, 0,
         info.size, mem, g_aligned_free), *out;
-    fill_random (in);
+    clcheck_fill_random (in, &seed);
     fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
         GST_FLOW_OK);
     out = gst_harness_pull (h);

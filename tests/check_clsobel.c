@@ -31,19 +31,6 @@ static const Params defaults = { 3, GST_CL_SOBEL_MAGNITUDE, 1.0, 0.0, 0 };
 
 static guint32 seed = 1;
 
-static void
-fill_random (GstBuffer * buf)
-{
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++) {
-    seed = seed * 1664525u + 1013904223u;
-    map.data[i] = seed >> 24;
-  }
-  gst_buffer_unmap (buf, &map);
-}
-
-
 /* Luma of @frame as the element sees it (cv2.cvtColor for RGB). */
 static guint8 *
 luma_of (GstVideoFrame * f)
@@ -134,8 +121,6 @@ assert_edges (GstBuffer * in, const GstVideoInfo * in_info, GstBuffer * out,
   gst_video_frame_unmap (&fo);
 }
 
-
-
 /* Pushes a random frame; the output format is what negotiation chose and
  * must be @want_out. */
 static void
@@ -150,7 +135,7 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint ht,
   fail_unless (gst_video_info_from_caps (&info, caps));
   gst_caps_unref (caps);
   in = gst_buffer_new_allocate (NULL, info.size, NULL);
-  fill_random (in);
+  clcheck_fill_random (in, &seed);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
       GST_FLOW_OK);
   out = gst_harness_pull (h);
@@ -426,9 +411,10 @@ field (const GstStructure * s, const gchar * name)
  * pipelines stay within two per frame (the source's write map, the sink's
  * read map); paced at 100 frames per second, where an element syncing with
  * the host would still show (300 waits or more), the chain must wait no
- * more than clblur alone, give or take 3% of the frames for the odd late
- * kernel on a busy machine (0 to 2 seen on a quiet machine, 9 against 5 with
- * six builds sharing two cores). */
+ * more than clblur alone plus a quarter of the frames: a kernel that is
+ * late because other processes hold the cores makes the sink's map wait
+ * (0 to 2 extra seen on a quiet machine, 4 to 11 with other test suites
+ * sharing the two cores), while one element waiting per frame adds 300. */
 static gchar *
 chain_desc (gboolean paced, gboolean alone)
 {
@@ -462,7 +448,7 @@ GST_START_TEST (test_chain_counters)
     fail_unless (waits_alone <= 2 * frames, "clblur alone: %" G_GINT64_FORMAT
         " host waits", waits_alone);
     if (paced)
-      fail_unless (waits <= waits_alone + frames / 30, "paced: chain %" G_GINT64_FORMAT
+      fail_unless (waits <= waits_alone + frames / 4, "paced: chain %" G_GINT64_FORMAT
           " host waits, clblur alone %" G_GINT64_FORMAT, waits, waits_alone);
     fail_unless (field (c, "buffers-allocated") <= 3 * 16,
         "%" G_GINT64_FORMAT " buffers", field (c, "buffers-allocated"));

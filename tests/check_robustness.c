@@ -30,18 +30,6 @@ static const gchar *supported[] = {
 
 static guint32 seed = 7;
 
-static void
-fill_random (GstBuffer * buf)
-{
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++) {
-    seed = seed * 1664525u + 1013904223u;
-    map.data[i] = seed >> 24;
-  }
-  gst_buffer_unmap (buf, &map);
-}
-
 /* The visible pixels of @buf (whatever its layout), plane after plane,
  * rows packed. */
 static GByteArray *
@@ -200,7 +188,7 @@ GST_START_TEST (test_tiny_and_odd_sizes)
         fail_unless (gst_video_info_from_caps (&info, caps));
         gst_caps_unref (caps);
         in = gst_buffer_new_allocate (NULL, info.size, NULL);
-        fill_random (in);
+        clcheck_fill_random (in, &seed);
         px = process (elements[e], "device=cpu", supported[f], w, h,
             gst_buffer_ref (in), &out_info);
         fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), w);
@@ -248,7 +236,7 @@ GST_START_TEST (test_8192x8192)
     fail_unless (gst_video_info_from_caps (&info, caps));
     gst_caps_unref (caps);
     in = gst_buffer_new_allocate (NULL, info.size, NULL);
-    fill_random (in);
+    clcheck_fill_random (in, &seed);
     src = packed_pixels (in, &info);
     px = process ("clblur", "device=cpu sigma=1.0", fmts[f], 8192, 8192,
         gst_buffer_ref (in), &out_info);
@@ -296,7 +284,7 @@ GST_START_TEST (test_8192x8192)
     fail_unless (gst_video_info_from_caps (&info, caps));
     gst_caps_unref (caps);
     in = gst_buffer_new_allocate (NULL, info.size, NULL);
-    fill_random (in);
+    clcheck_fill_random (in, &seed);
     px = process (elements[e], "device=cpu", "GRAY8", 8192, 8192, in,
         &out_info);
     fail_unless_equals_int (px->len, 8192 * 8192);
@@ -358,7 +346,7 @@ GST_START_TEST (test_padded_strides_and_no_meta)
       fail_unless (gst_video_info_from_caps (&info, caps));
       gst_caps_unref (caps);
       in = gst_buffer_new_allocate (NULL, info.size, NULL);
-      fill_random (in);
+      clcheck_fill_random (in, &seed);
       fail_if (gst_buffer_get_video_meta (in) != NULL);
       tight = process (elements[e], "device=cpu", supported[f], w, h,
           gst_buffer_ref (in), &oi);
@@ -534,7 +522,7 @@ GST_START_TEST (test_eos_with_frames_in_flight)
   gst_caps_unref (caps);
   for (gint i = 0; i < 30; i++) {
     frames[i] = gst_buffer_new_allocate (NULL, info.size, NULL);
-    fill_random (frames[i]);
+    clcheck_fill_random (frames[i], &seed);
     GST_BUFFER_PTS (frames[i]) = i * GST_SECOND / 30;
     GST_BUFFER_DURATION (frames[i]) = GST_SECOND / 30;
   }

@@ -86,3 +86,17 @@ clcheck_assert_refuses (const gchar * factory, const gchar * format)
               64 * 48 * 2, NULL)), GST_FLOW_NOT_NEGOTIATED);
   gst_harness_teardown (h);
 }
+
+/* Fills @buf with bytes from a linear congruential sequence (@seed: its
+ * state), so every test run sees the same "random" frames. */
+static inline void
+clcheck_fill_random (GstBuffer * buf, guint32 * seed)
+{
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++) {
+    *seed = *seed * 1664525u + 1013904223u;
+    map.data[i] = *seed >> 24;
+  }
+  gst_buffer_unmap (buf, &map);
+}
