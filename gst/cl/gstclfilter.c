@@ -103,6 +103,25 @@ gst_cl_filter_class_add_pad_templates (GstElementClass * klass,
   gst_caps_unref (caps);
 }
 
+cl_int
+gst_cl_plane_set_args (cl_kernel kernel, cl_uint * arg, cl_mem src,
+    const GstCLPlane * src_plane, cl_mem dst, const GstCLPlane * dst_plane)
+{
+  cl_int status = CL_SUCCESS;
+
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_uint),
+      &src_plane->offset);
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_int),
+      &src_plane->stride);
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_mem), &dst);
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_uint),
+      &dst_plane->offset);
+  status |= clSetKernelArg (kernel, (*arg)++, sizeof (cl_int),
+      &dst_plane->stride);
+  return status;
+}
+
 GstCLContext *
 gst_cl_filter_get_context (GstCLFilter * filter)
 {

@@ -69,6 +69,12 @@ struct _GstCLFilterClass
   gpointer _reserved[7];
 };
 
+/* Sets the arguments every plane-to-plane kernel starts with (src, its
+ * offset and stride, dst, its offset and stride) from *@arg on, and leaves
+ * *@arg after them. Returns the OR of the clSetKernelArg results. */
+cl_int gst_cl_plane_set_args (cl_kernel kernel, cl_uint * arg, cl_mem src,
+    const GstCLPlane * src_plane, cl_mem dst, const GstCLPlane * dst_plane);
+
 /* The context in use (borrowed), NULL while stopped. */
 GstCLContext *gst_cl_filter_get_context (GstCLFilter * filter);
 

@@ -159,12 +159,7 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   if (i < 0 || !prog->kernels[i])
     return CL_INVALID_KERNEL;
   k = prog->kernels[i];
-  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &src);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &sp->offset);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->stride);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &dst);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &dp->offset);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &dp->stride);
+  status |= gst_cl_plane_set_args (k, &arg, src, sp, dst, dp);
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->width);
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->height);
   if (status != CL_SUCCESS)

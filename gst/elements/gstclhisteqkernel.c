@@ -268,12 +268,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   /* 4. apply */
   k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
   a = 0;
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= gst_cl_plane_set_args (k, &a, src, sp, dst, dp);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
   status |= clSetKernelArg (k, a++, sizeof (wts), wts);
@@ -308,12 +303,7 @@ gst_cl_histeq_enqueue_copy (GstCLHisteqProgram * prog, cl_command_queue queue,
   cl_int status = CL_SUCCESS;
   cl_uint a = 0;
 
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= gst_cl_plane_set_args (k, &a, src, sp, dst, dp);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &wb);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
   if (status != CL_SUCCESS)

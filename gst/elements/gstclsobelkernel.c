@@ -125,12 +125,7 @@ gst_cl_sobel_program_enqueue (GstCLSobelProgram * prog,
       !prog->kernels[in][out])
     return CL_INVALID_KERNEL;
   k = prog->kernels[in][out];
-  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &src);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &sp->offset);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->stride);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_mem), &dst);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_uint), &dp->offset);
-  status |= clSetKernelArg (k, arg++, sizeof (cl_int), &dp->stride);
+  status |= gst_cl_plane_set_args (k, &arg, src, sp, dst, dp);
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->width);
   status |= clSetKernelArg (k, arg++, sizeof (cl_int), &sp->height);
   if (status != CL_SUCCESS)
