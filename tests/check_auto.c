@@ -21,6 +21,7 @@
 
 #include "gstclref.h"
 #include "clfilters/gstclflowmeta.h"
+#include "fakehwenc.h"
 
 #define W 96                    /* a multiple of 4: GRAY8 stride == width */
 #define H 64
@@ -594,24 +595,6 @@ GST_START_TEST (test_square_waves)
 }
 
 GST_END_TEST;
-
-/* A stand-in hardware encoder: only its class matters to the source. */
-typedef GstElement FakeHwEnc;
-typedef GstElementClass FakeHwEncClass;
-GType fake_hw_enc_get_type (void);
-G_DEFINE_TYPE (FakeHwEnc, fake_hw_enc, GST_TYPE_ELEMENT);
-
-static void
-fake_hw_enc_class_init (FakeHwEncClass * klass)
-{
-  gst_element_class_set_static_metadata (klass, "Fake hardware encoder",
-      "Codec/Encoder/Video/Hardware", "test", "test");
-}
-
-static void
-fake_hw_enc_init (FakeHwEnc * self)
-{
-}
 
 /* The real sources (no fake script): a hardware encoder running in the
  * same pipeline moves the chain to the fallback and keeps it there. */

@@ -11,6 +11,7 @@
 
 #include "cl/gstclload.h"
 #include "cl/gstclpolicy.h"
+#include "fakehwenc.h"
 
 #define GPU GST_CL_SLOT_PREFERRED
 #define CPU GST_CL_SLOT_FALLBACK
@@ -566,24 +567,6 @@ GST_START_TEST (test_va_render_node)
 }
 
 GST_END_TEST;
-
-/* A stand-in hardware encoder: only its class matters. */
-typedef GstElement FakeHwEnc;
-typedef GstElementClass FakeHwEncClass;
-GType fake_hw_enc_get_type (void);
-G_DEFINE_TYPE (FakeHwEnc, fake_hw_enc, GST_TYPE_ELEMENT);
-
-static void
-fake_hw_enc_class_init (FakeHwEncClass * klass)
-{
-  gst_element_class_set_static_metadata (klass, "Fake hardware encoder",
-      "Codec/Encoder/Video/Hardware", "test", "test");
-}
-
-static void
-fake_hw_enc_init (FakeHwEnc * self)
-{
-}
 
 GST_START_TEST (test_encoder_source)
 {
