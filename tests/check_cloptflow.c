@@ -195,35 +195,6 @@ GST_START_TEST (test_unsupported_caps_refused)
 }
 GST_END_TEST;
 
-/* @bad is clamped to @want by the property's spec, and set that way. */
-static void
-assert_clamped (GstElement * e, const gchar * name, gdouble bad,
-    gdouble want)
-{
-  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      name);
-  GValue v = G_VALUE_INIT;
-
-  fail_unless (ps != NULL, "%s", name);
-  g_value_init (&v, ps->value_type);
-  if (ps->value_type == G_TYPE_DOUBLE)
-    g_value_set_double (&v, bad);
-  else
-    g_value_set_int (&v, (gint) bad);
-  fail_unless (g_param_value_validate (ps, &v), "%s=%g should be refused",
-      name, bad);
-  g_object_set_property (G_OBJECT (e), name, &v);
-  g_value_unset (&v);
-  g_value_init (&v, ps->value_type);
-  g_object_get_property (G_OBJECT (e), name, &v);
-  if (ps->value_type == G_TYPE_DOUBLE)
-    fail_unless (fabs (g_value_get_double (&v) - want) < 1e-9, "%s: %g",
-        name, g_value_get_double (&v));
-  else
-    fail_unless_equals_int (g_value_get_int (&v), (gint) want);
-  g_value_unset (&v);
-}
-
 GST_START_TEST (test_properties_and_bad_values)
 {
   GstElement *e = gst_element_factory_make ("cloptflow", NULL);
@@ -248,14 +219,14 @@ GST_START_TEST (test_properties_and_bad_values)
   g_object_get (e, "window-size", &win, NULL);
   fail_unless_equals_int (win, 11);
   /* Out-of-range values are clamped by the param specs. */
-  assert_clamped (e, "levels", 0, 1);
-  assert_clamped (e, "levels", 100, 8);
-  assert_clamped (e, "iterations", 1000, 100);
-  assert_clamped (e, "window-size", 99, 31);
-  assert_clamped (e, "window-size", 1, 3);
-  assert_clamped (e, "epsilon", -1, 0);
-  assert_clamped (e, "message-block-size", 0, 1);
-  assert_clamped (e, "overlay-max-motion", 0, 0.1);
+  clcheck_assert_clamped (e, "levels", 0, 1);
+  clcheck_assert_clamped (e, "levels", 100, 8);
+  clcheck_assert_clamped (e, "iterations", 1000, 100);
+  clcheck_assert_clamped (e, "window-size", 99, 31);
+  clcheck_assert_clamped (e, "window-size", 1, 3);
+  clcheck_assert_clamped (e, "epsilon", -1, 0);
+  clcheck_assert_clamped (e, "message-block-size", 0, 1);
+  clcheck_assert_clamped (e, "overlay-max-motion", 0, 0.1);
   gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
   gst_util_set_object_arg (G_OBJECT (e), "overlay-style", "arrows");
   gst_util_set_object_arg (G_OBJECT (e), "sampling", "buffer");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gst/check/gstcheck.h>
+#include <math.h>
 #include <gst/check/gstharness.h>
 
 /* One counter of the element's shared context ("host-waits", ...). */
@@ -99,4 +100,53 @@ clcheck_fill_random (GstBuffer * buf, guint32 * seed)
     map.data[i] = *seed >> 24;
   }
   gst_buffer_unmap (buf, &map);
+}
+
+/* Reads numeric property @name of @e (double, int or uint) as a double. */
+static inline gdouble
+clcheck_get_number (GstElement * e, GParamSpec * ps)
+{
+  GValue v = G_VALUE_INIT;
+  gdouble d;
+
+  g_value_init (&v, ps->value_type);
+  g_object_get_property (G_OBJECT (e), ps->name, &v);
+  d = ps->value_type == G_TYPE_DOUBLE ? g_value_get_double (&v) :
+      ps->value_type == G_TYPE_INT ? g_value_get_int (&v) :
+      (gdouble) g_value_get_uint (&v);
+  g_value_unset (&v);
+  return d;
+}
+
+/* Out-of-range @bad for numeric property @name of @e is clamped to @want by
+ * the property's spec, and set that way. */
+static inline void
+clcheck_assert_clamped (GstElement * e, const gchar * name, gdouble bad,
+    gdouble want)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GValue v = G_VALUE_INIT;
+  gdouble clamped, got;
+
+  fail_unless (ps != NULL, "%s", name);
+  g_value_init (&v, ps->value_type);
+  if (ps->value_type == G_TYPE_DOUBLE)
+    g_value_set_double (&v, bad);
+  else if (ps->value_type == G_TYPE_INT)
+    g_value_set_int (&v, (gint) bad);
+  else
+    g_value_set_uint (&v, (guint) bad);
+  fail_unless (g_param_value_validate (ps, &v), "%s=%g should be refused",
+      name, bad);
+  clamped = ps->value_type == G_TYPE_DOUBLE ? g_value_get_double (&v) :
+      ps->value_type == G_TYPE_INT ? g_value_get_int (&v) :
+      (gdouble) g_value_get_uint (&v);
+  fail_unless (fabs (clamped - want) < 1e-9, "%s=%g clamped to %g, not %g",
+      name, bad, clamped, want);
+  g_object_set_property (G_OBJECT (e), name, &v);
+  g_value_unset (&v);
+  got = clcheck_get_number (e, ps);
+  fail_unless (fabs (got - want) < 1e-9, "%s: set %g, reads %g", name, want,
+      got);
 }
