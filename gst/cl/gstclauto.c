@@ -477,13 +477,19 @@ track_done (cl_event done, cl_int status, void *user_data)
   g_free (t);
 }
 
+gboolean
+gst_cl_auto_tracks_kernel_time (GstCLAuto * self)
+{
+  return self->policy.p.kernel_time;
+}
+
 void
 gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
     cl_event marker, cl_event done)
 {
   Track *t;
 
-  if (!self->policy.p.kernel_time || !marker || !done)
+  if (!marker || !done)
     return;
   t = g_new0 (Track, 1);
   t->group = self;

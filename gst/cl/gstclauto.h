@@ -92,6 +92,10 @@ gint gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context);
  * slot this frame runs on. @element: for the encoder source. */
 guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
 
+/* Whether the policy uses the elements' kernel times (knob kernel-time,
+ * fixed for the group's life): if not, elements queue no markers. */
+gboolean gst_cl_auto_tracks_kernel_time (GstCLAuto * self);
+
 /* Records QUEUED(@marker) to END(@done), the device latency of @who's
  * work for one frame on @slot (waiting for a GPU time slice included),
  * once @done completes. Never waits. The window's time per frame is the

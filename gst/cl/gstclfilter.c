@@ -1265,8 +1265,9 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   /* device=auto: QUEUED(marker) to END(done) is this element's device
    * latency for the frame, waiting for a busy GPU included. */
-  if (priv->group && clEnqueueMarkerWithWaitList (priv->context->queue, 0,
-          NULL, &marker) != CL_SUCCESS)
+  if (priv->group && gst_cl_auto_tracks_kernel_time (priv->group) &&
+      clEnqueueMarkerWithWaitList (priv->context->queue, 0, NULL,
+          &marker) != CL_SUCCESS)
     marker = NULL;
   status = klass->process (self, &in, &out, &done);
   if (status == CL_SUCCESS)
