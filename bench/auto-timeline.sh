@@ -9,6 +9,8 @@
 # Environment: SIZE (1920x1080), LOAD_DEVICE (gpu), PIN_GPU (gpu) and
 # PIN_CPU (cpu): a dry run without a GPU can name PoCL devices instead;
 # LOAD_ARGS: more tools/gpu-load options (e.g. "--launch-ms 50");
+# LOADERS: how many gpu-load processes (1; the first one's times count);
+# TIMELINE_FORMAT, TIMELINE_CHAIN: the pipeline (build/bench/auto_timeline);
 # SKIP_WARMUP=1: no warm-up run first; GST_CL_AUTO, GST_CL_AUTO_SOURCES
 # pass through (docs/AUTO.md has the forced runs).
 set -eu
@@ -38,17 +40,21 @@ fi
 for mode in auto gpu cpu; do
   case $mode in gpu) dev=${PIN_GPU:-gpu};; cpu) dev=${PIN_CPU:-cpu};; *) dev=auto;; esac
   echo "=== device=$dev ($(date +%T))"
-  build/tools/gpu-load --kernel tools/gpu-load.cl \
-      --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
-      ${LOAD_ARGS:-} \
-      > "$out/load-$mode.txt" 2> "$out/load-$mode.log" &
-  load=$!
+  loads=
+  for l in $(seq 1 "${LOADERS:-1}"); do
+    suffix=$([ "$l" = 1 ] && echo "" || echo "-$l")
+    build/tools/gpu-load --kernel tools/gpu-load.cl \
+        --device "${LOAD_DEVICE:-gpu}" --delay "$load_at" --seconds "$load_for" \
+        ${LOAD_ARGS:-} \
+        > "$out/load-$mode$suffix.txt" 2> "$out/load-$mode$suffix.log" &
+    loads="$loads $!"
+  done
   # Starts with the load's delay: the load's clock and ours are the same.
   timeout $((seconds + 60)) build/bench/auto_timeline "$dev" "$seconds" \
       "$w" "$h" "$out/$mode.csv" "$out/$mode-events.csv" 2> "$out/$mode.log" ||
     { cat "$out/$mode.log"; exit 1; }
   grep '^stats:' "$out/$mode.log" || true
-  wait $load
+  wait $loads
   cat "$out/load-$mode.txt"
 done
 "$py" - "$out" <<'PY'

@@ -11,7 +11,11 @@
  * every frame for reading, as an encoder would. C, not Python: the GPU
  * machine has no PyGObject. Used by bench/auto-timeline.sh.
  *
- *   auto_timeline DEVICE SECONDS WIDTH HEIGHT CSV EVENTS */
+ *   auto_timeline DEVICE SECONDS WIDTH HEIGHT CSV EVENTS
+ *
+ * Environment: TIMELINE_FORMAT (NV12), TIMELINE_CHAIN: the elements between
+ * source and sink, "@DEV@" replaced by DEVICE, the first named "first"
+ * (default "clblur name=first sigma=2 device=@DEV@ ! clhisteq device=@DEV@"). */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <stdio.h>
@@ -105,17 +109,31 @@ main (int argc, char **argv)
     return 2;
   }
   seconds = atof (argv[2]);
-  desc = g_strdup_printf ("videotestsrc is-live=false pattern=ball ! "
-      "video/x-raw,format=NV12,width=%s,height=%s,framerate=30/1 ! "
-      "clblur name=first sigma=2 device=%s ! clhisteq device=%s ! "
-      "appsink name=sink sync=false max-buffers=4", argv[3], argv[4],
-      argv[1], argv[1]);
+  {
+    const gchar *format = g_getenv ("TIMELINE_FORMAT");
+    const gchar *chain = g_getenv ("TIMELINE_CHAIN");
+    gchar **parts = g_strsplit (chain ? chain : "clblur name=first sigma=2 "
+        "device=@DEV@ ! clhisteq device=@DEV@", "@DEV@", -1);
+    gchar *elements = g_strjoinv (argv[1], parts);
+
+    desc = g_strdup_printf ("videotestsrc is-live=false pattern=ball ! "
+        "video/x-raw,format=%s,width=%s,height=%s,framerate=30/1 ! %s ! "
+        "appsink name=sink sync=false max-buffers=4",
+        format ? format : "NV12", argv[3], argv[4], elements);
+    g_strfreev (parts);
+    g_free (elements);
+  }
+  fprintf (stderr, "pipeline: %s\n", desc);
   pipe = gst_parse_launch (desc, NULL);
   if (!pipe) {
     fprintf (stderr, "cannot build %s\n", desc);
     return 1;
   }
   first = gst_bin_get_by_name (GST_BIN (pipe), "first");
+  if (!first) {
+    fprintf (stderr, "no element named first in %s\n", desc);
+    return 1;
+  }
   sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, NULL, NULL);
   csv = fopen (argv[5], "w");

@@ -508,6 +508,13 @@ GST_START_TEST (test_nvml_present)
   q.now_ns += 2 * GST_SECOND;
   fail_unless_equals_float (src->sample (src, &q, d), 0.0);
 
+  /* Per-process samples that miss the others (the H200 with four loading
+   * processes): off the GPU the device utilisation counts. */
+  g_setenv ("FAKE_NVML_UTIL", "95", TRUE);
+  busy = src->sample (src, &q, d);
+  fail_unless (busy > 0.949 && busy < 0.951, "busy %f", busy);
+  g_unsetenv ("FAKE_NVML_UTIL");
+
   /* No per-process figures: the device utilisation, off the GPU only. */
   g_setenv ("FAKE_NVML_PROCS", "unsupported", TRUE);
   g_setenv ("FAKE_NVML_UTIL", "85", TRUE);

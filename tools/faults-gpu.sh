@@ -19,13 +19,23 @@ for spec in clEnqueueMapBuffer:1:CL_MAP_FAILURE clEnqueueMapBuffer:3 \
     ! clblur device=$device ! clsobel device=$device ! videoconvert ! \
     fakesink 2>&1)
   rc=$?
-  live=$(echo "$out" | sed -n 's/.*live at exit: //p')
+  # The last report is gst-launch's own (the registry scanner may report
+  # first).
+  live=$(echo "$out" | sed -n 's/.*live at exit: //p' | tail -1)
+  injected=$(echo "$live" | sed -n 's/.*faults injected \([0-9]*\).*/\1/p')
   err=$(echo "$out" | grep -m1 '^ERROR' || true)
   echo "$spec: exit $rc; $err; live at exit: $live"
   case "$live" in
     "mem 0 "*"kernel 0 "*"program 0 "*"queue 0 "*"context 0 "*"event 0 "*) ;;
     *) status=1 ;;
   esac
-  [ $rc -ne 0 ] || status=1
+  if [ "$injected" = 0 ]; then
+    # The driver's path never made that call (e.g. no ReadBuffer where
+    # downloads are maps): nothing was injected, so nothing to judge.
+    echo "  $spec: not reached on this device (no such call made)"
+    [ $rc -eq 0 ] || status=1
+  else
+    [ $rc -ne 0 ] || status=1
+  fi
 done
 exit $status

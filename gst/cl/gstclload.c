@@ -495,10 +495,17 @@ nvml_sample (GstCLLoadSource * src, const GstCLLoadQuery * q, GString * d)
       busy = -1;
     }
   }
-  if (busy < 0 && !q->self_on_gpu) {
+  /* Off the GPU the device's utilisation is all others' and NVML updates
+   * it more reliably than the per-process samples: on the H200, with four
+   * loading processes, those read 0 in most windows and the chain
+   * returned to a GPU that was still loaded. */
+  if (!q->self_on_gpu) {
     nvmlUtilization_t u;
-    if (self->get_util (self->device, &u) == NVML_SUCCESS)
-      busy = u.gpu / 100.0;
+    if (self->get_util (self->device, &u) == NVML_SUCCESS) {
+      if (busy >= 0 && u.gpu / 100.0 > busy)
+        g_string_append_printf (d, "nvml-others=%.2f ", busy);
+      busy = MAX (busy, u.gpu / 100.0);
+    }
   }
   if (busy >= 0)
     g_string_append_printf (d, "nvml-busy=%.2f ", busy);
