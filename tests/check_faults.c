@@ -7,9 +7,14 @@
  * compares what reached the sink with a clean run of the same pipeline. */
 #include <gst/check/gstcheck.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 #include <dlfcn.h>
+#include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
+
+#include "clfilters/gstclflowmeta.h"
 
 enum { K_MEM, K_KERNEL, K_PROGRAM, K_QUEUE, K_CONTEXT, K_EVENT };
 
@@ -18,6 +23,7 @@ static long (*shim_live) (int);
 static long (*shim_injected) (void);
 static void (*shim_describe) (char *, size_t);
 static void (*shim_set_max_alloc) (unsigned long long);
+static long (*shim_seen) (int);
 
 static void
 load_shim (void)
@@ -27,8 +33,9 @@ load_shim (void)
   shim_injected = dlsym (RTLD_DEFAULT, "clshim_injected");
   shim_describe = dlsym (RTLD_DEFAULT, "clshim_describe");
   shim_set_max_alloc = dlsym (RTLD_DEFAULT, "clshim_set_max_alloc");
+  shim_seen = dlsym (RTLD_DEFAULT, "clshim_seen");
   fail_unless (shim_fail && shim_live && shim_injected && shim_describe &&
-      shim_set_max_alloc, "run with LD_PRELOAD=libclshim.so (meson test does)");
+      shim_set_max_alloc && shim_seen, "run with LD_PRELOAD=libclshim.so (meson test does)");
 }
 
 static void
@@ -428,6 +435,483 @@ GST_START_TEST (test_frame_beyond_max_alloc)
 }
 GST_END_TEST;
 
+
+/* ---- device=auto: a fault moves the chain, the frame is not lost -------- */
+
+/* Run by the "auto-faults" test: PoCL makes two CPU devices
+ * (POCL_DEVICES="pthread pthread") and GST_CL_AUTO_DEVICES=0.0,0.1 makes
+ * the first one play the GPU; no load source, so without a fault the
+ * chain stays on 0.0. Faults are aimed at 0.0 with the shim's @0.0
+ * filter. Frames are GRAY8 with a drifting brightness, so clhisteq's
+ * temporal smoothing matters (a lost or doubled state shows). */
+#define AW 96
+#define AH 64
+#define A_FRAMES 40
+
+typedef struct
+{
+  guint8 *frames[A_FRAMES];
+  gfloat *flows[A_FRAMES];
+  guint n;
+  GError *error;
+  gchar *error_src;
+  GPtrArray *switches;          /* "gst-cl-device-switch" structures */
+  guint warnings;
+  guint injected;
+  long seen;                    /* calls the spec's first rule counted */
+} ARun;
+
+static void
+arun_clear (ARun * r)
+{
+  for (guint i = 0; i < r->n; i++) {
+    g_free (r->frames[i]);
+    g_free (r->flows[i]);
+  }
+  g_clear_error (&r->error);
+  g_free (r->error_src);
+  if (r->switches)
+    g_ptr_array_unref (r->switches);
+  memset (r, 0, sizeof (*r));
+}
+
+static void
+auto_frame (guint k, guint8 * data, gboolean moving)
+{
+  guint32 seed = 12345 + k * 7919;
+  gint base = 60 + (gint) (40 * sin (k / 9.0));
+  for (gint i = 0; i < AW * AH; i++) {
+    gint x = i % AW, y = i / AW;
+    if (moving) {
+      gdouble u = x - (gdouble) k;
+      data[i] = (guint8) (128 + 50 * sin (u * 0.31) * cos (y * 0.23) +
+          30 * sin ((u + y) * 0.13));
+      continue;
+    }
+    seed = seed * 1664525u + 1013904223u;
+    data[i] = CLAMP (base + (gint) ((seed >> 24) % 90) - 20 + x / 3, 0, 255);
+  }
+}
+
+/* Keeps what @msg says in @r; TRUE for an error. Takes @msg. */
+static gboolean
+take_message (ARun * r, GstMessage * msg)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  gboolean error = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR;
+
+  if (error && !r->error) {
+    gst_message_parse_error (msg, &r->error, NULL);
+    r->error_src = g_strdup (G_OBJECT_TYPE_NAME (GST_MESSAGE_SRC (msg)));
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    r->warnings++;
+  } else if (s && gst_structure_has_name (s, "gst-cl-device-switch")) {
+    GstStructure *c = gst_structure_copy (s);
+    gst_structure_set (c, "element", G_TYPE_STRING,
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), NULL);
+    g_ptr_array_add (r->switches, c);
+  }
+  gst_message_unref (msg);
+  return error;
+}
+
+/* appsrc ! @chain ! appsink on frames @start.. (@n of them), the shim's
+ * @spec set (NULL: none) for the run; every OpenCL object released after. */
+static void
+run_auto (const gchar * pipeline, const gchar * spec, gboolean moving,
+    guint start, guint n, ARun * r)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time caps="
+      "video/x-raw,format=GRAY8,width=%d,height=%d,framerate=30/1 ! %s ! "
+      "appsink name=sink sync=false", AW, AH, pipeline);
+  GstElement *pipe, *src, *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  GstSample *sample;
+  long before = shim_injected ();
+
+  memset (r, 0, sizeof (*r));
+  r->switches = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  if (spec)
+    fail_unless (shim_fail (spec), "bad spec %s", spec);
+  pipe = gst_parse_launch (desc, NULL);
+  fail_unless (pipe != NULL, "%s", desc);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (guint k = 0; k < n; k++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, AW * AH, NULL);
+    GstMapInfo map;
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+    auto_frame (start + k, map.data, moving);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = k * GST_SECOND / 30;
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+    /* After an error the source refuses: the rest is not pushed. */
+    if (gst_app_src_push_buffer (GST_APP_SRC (src), buf) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  for (;;) {
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        20 * GST_MSECOND);
+    if (sample) {
+      GstBuffer *buf = gst_sample_get_buffer (sample);
+      GstCLFlowMeta *m = gst_buffer_get_cl_flow_meta (buf);
+      GstMapInfo map;
+      fail_unless (r->n < A_FRAMES);
+      fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+      r->frames[r->n] = g_memdup2 (map.data, AW * AH);
+      gst_buffer_unmap (buf, &map);
+      if (m && gst_buffer_map (m->field, &map, GST_MAP_READ)) {
+        r->flows[r->n] = g_new (gfloat, 2 * AW * AH);
+        for (gint y = 0; y < AH; y++)
+          memcpy (r->flows[r->n] + 2 * AW * y, map.data + m->stride * y,
+              sizeof (gfloat) * 2 * AW);
+        gst_buffer_unmap (m->field, &map);
+      }
+      r->n++;
+      gst_sample_unref (sample);
+      continue;
+    }
+    /* (pop_filtered drops what does not match: take all three kinds.) */
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                GST_MESSAGE_ELEMENT | GST_MESSAGE_WARNING))) {
+      if (take_message (r, msg))
+        break;
+    }
+    if (r->error || gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+  }
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
+              GST_MESSAGE_WARNING)))
+    take_message (r, msg);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  r->injected = shim_injected () - before;
+  r->seen = shim_seen (0);
+  if (spec)
+    shim_fail ("");
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  assert_nothing_alive (desc);
+  g_free (desc);
+}
+
+static gint
+frame_diff (const guint8 * a, const guint8 * b)
+{
+  gint m = 0;
+  for (gint i = 0; i < AW * AH; i++)
+    m = MAX (m, ABS ((gint) a[i] - (gint) b[i]));
+  return m;
+}
+
+/* Kernel launches the first @frames frames through @pipeline make on
+ * device 0.0 (a rule that never fires counts them). */
+static guint
+launches (const gchar * pipeline, gboolean moving, guint frames)
+{
+  ARun r;
+  long seen;
+
+  run_auto (pipeline, "clEnqueueNDRangeKernel@0.0:100000000", moving, 0,
+      frames, &r);
+  seen = r.seen;
+  fail_unless_equals_int (r.n, frames);
+  fail_unless (seen > 0, "no launch on 0.0");
+  arun_clear (&r);
+  return (guint) seen;
+}
+
+/* ... a frame, when every frame makes the same. */
+static guint
+launches_per_frame (const gchar * pipeline, gboolean moving)
+{
+  guint n = launches (pipeline, moving, 10);
+
+  fail_unless (n % 10 == 0, "%u launches in 10 frames", n);
+  return n / 10;
+}
+
+/* Every frame there, each the single-device run's within @tol; a switch
+ * message of reason "fault" naming @words; no error. */
+static void
+assert_moved (const ARun * r, const ARun * ref, gint tol, const gchar * words,
+    const gchar * what)
+{
+  gint worst = 0;
+  gboolean fault = FALSE;
+
+  fail_unless (r->error == NULL, "%s: error from %s: %s", what,
+      r->error_src, r->error ? r->error->message : "");
+  fail_unless (r->injected > 0, "%s: no fault injected", what);
+  fail_unless_equals_int (r->n, ref->n);
+  for (guint k = 0; k < r->n; k++) {
+    gint d = frame_diff (r->frames[k], ref->frames[k]);
+    fail_unless (d <= tol, "%s: frame %u differs by %d from the "
+        "single-device run", what, k, d);
+    worst = MAX (worst, d);
+  }
+  for (guint i = 0; i < r->switches->len; i++) {
+    const GstStructure *s = g_ptr_array_index (r->switches, i);
+    const gchar *detail = gst_structure_get_string (s, "detail");
+    g_print ("%s: %s moved %s -> %s (%s, %s): %s\n", what,
+        gst_structure_get_string (s, "element"),
+        gst_structure_get_string (s, "element-from"),
+        gst_structure_get_string (s, "element-to"),
+        gst_structure_get_string (s, "reason"),
+        gst_structure_get_string (s, "role"), detail);
+    if (!g_strcmp0 (gst_structure_get_string (s, "reason"), "fault") &&
+        detail && strstr (detail, words))
+      fault = TRUE;
+    /* Never back to the failed device. */
+    fail_unless (g_str_has_prefix (gst_structure_get_string (s,
+                "element-to"), "0.1"), "%s: moved to %s", what,
+        gst_structure_get_string (s, "element-to"));
+  }
+  fail_unless (fault, "%s: no switch message of reason fault with \"%s\" "
+      "(%u switch messages)", what, words, r->switches->len);
+  fail_unless (r->warnings > 0, "%s: no warning", what);
+  g_print ("%s: %u frames in, %u out, largest difference from the "
+      "single-device run %d, %u switch messages\n", what, ref->n, r->n,
+      worst, r->switches->len);
+}
+
+#define AUTO_CHAIN "clblur name=blur sigma=1.5 ! clhisteq name=histeq " \
+    "smoothing=8"
+#define PINNED_CHAIN "clblur sigma=1.5 device=0.0 ! clhisteq smoothing=8 " \
+    "device=0.0"
+
+/* Mid-stream: a kernel launch on the active device fails with
+ * CL_OUT_OF_RESOURCES, in the first element (the leader) or in the
+ * second (a follower; its last launch, after the smoothing state was
+ * updated for the frame). */
+GST_START_TEST (test_auto_fault_while_running)
+{
+  ARun ref, r, fresh;
+  guint blur, both, histeq, f = 20;
+  gchar *spec;
+
+  load_shim ();
+  blur = launches_per_frame ("clblur sigma=1.5", FALSE);
+  both = launches_per_frame (AUTO_CHAIN, FALSE);
+  histeq = both - blur;
+  g_print ("launches per frame on 0.0: clblur %u, clhisteq %u\n", blur,
+      histeq);
+  fail_unless (histeq > 0);
+  run_auto (PINNED_CHAIN, NULL, FALSE, 0, A_FRAMES, &ref);
+  fail_unless_equals_int (ref.n, A_FRAMES);
+
+  /* clhisteq's last launch of frame 20; from then on 0.0 fails every
+   * launch (a broken device): nothing goes back to it. */
+  spec = g_strdup_printf ("clEnqueueNDRangeKernel@0.0:%u+:"
+      "CL_OUT_OF_RESOURCES", f * both + blur + histeq);
+  run_auto (AUTO_CHAIN, spec, FALSE, 0, A_FRAMES, &r);
+  assert_moved (&r, &ref, 1, "CL_OUT_OF_RESOURCES", spec);
+  fail_unless_equals_string (gst_structure_get_string (g_ptr_array_index
+          (r.switches, 0), "element"), "histeq");
+  fail_unless_equals_string (gst_structure_get_string (g_ptr_array_index
+          (r.switches, 0), "role"), "follower");
+  arun_clear (&r);
+  g_free (spec);
+
+  /* The check can fail: clhisteq starting over at frame 20 (its state
+   * lost in the move) gives another frame. */
+  run_auto ("clblur sigma=1.5 device=0.0 ! clhisteq smoothing=8 device=0.0",
+      NULL, FALSE, f, 1, &fresh);
+  fail_unless (frame_diff (fresh.frames[0], ref.frames[f]) > 1,
+      "a fresh state gives the same frame: the test proves nothing");
+  g_print ("a fresh smoothing state at frame %u differs by %d\n", f,
+      frame_diff (fresh.frames[0], ref.frames[f]));
+  arun_clear (&fresh);
+
+  /* clblur's first launch of frame 10, once: the leader moves, clhisteq
+   * follows with its state. */
+  spec = g_strdup_printf ("clEnqueueNDRangeKernel@0.0:%u:CL_OUT_OF_RESOURCES",
+      10 * both + 1);
+  run_auto (AUTO_CHAIN, spec, FALSE, 0, A_FRAMES, &r);
+  assert_moved (&r, &ref, 1, "CL_OUT_OF_RESOURCES", spec);
+  fail_unless_equals_string (gst_structure_get_string (g_ptr_array_index
+          (r.switches, 0), "role"), "leader");
+  arun_clear (&r);
+  g_free (spec);
+
+  /* A kernel argument that cannot be set (kernel set-up), in clhisteq. */
+  run_auto (AUTO_CHAIN, "clSetKernelArg@0.0:300", FALSE, 0, A_FRAMES, &r);
+  assert_moved (&r, &ref, 1, "CL_INVALID_KERNEL_ARGS", "clSetKernelArg@0.0:300");
+  arun_clear (&r);
+  arun_clear (&ref);
+}
+GST_END_TEST;
+
+/* Both devices fail, or the device is pinned: an element error, as
+ * before, no crash, no hang, and the frames before it are right. */
+GST_START_TEST (test_auto_fault_no_way_out)
+{
+  ARun ref, r;
+  guint both;
+  gchar *spec;
+
+  load_shim ();
+  both = launches_per_frame (AUTO_CHAIN, FALSE);
+  run_auto (PINNED_CHAIN, NULL, FALSE, 0, A_FRAMES, &ref);
+
+  /* Every launch from frame 10 on fails, on either device. */
+  spec = g_strdup_printf ("clEnqueueNDRangeKernel:%u+:CL_OUT_OF_RESOURCES",
+      10 * both + 1);
+  run_auto (AUTO_CHAIN, spec, FALSE, 0, A_FRAMES, &r);
+  fail_unless (r.error != NULL, "%s: no error", spec);
+  fail_unless (g_str_has_prefix (r.error_src, "GstCL"), "%s", r.error_src);
+  fail_unless (strstr (r.error->message, "CL_OUT_OF_RESOURCES") != NULL,
+      "%s", r.error->message);
+  fail_unless (r.n <= 10);
+  for (guint k = 0; k < r.n; k++)
+    fail_unless (frame_diff (r.frames[k], ref.frames[k]) <= 1);
+  g_print ("%s -> %s: %s (after %u frames)\n", spec, r.error_src,
+      r.error->message, r.n);
+  arun_clear (&r);
+  g_free (spec);
+
+  /* Pinned to 0.0: the fault that auto survives is an error. */
+  spec = g_strdup_printf ("clEnqueueNDRangeKernel@0.0:%u:CL_OUT_OF_RESOURCES",
+      10 * both + 1);
+  run_auto (PINNED_CHAIN, spec, FALSE, 0, A_FRAMES, &r);
+  fail_unless (r.error != NULL, "pinned, %s: no error", spec);
+  fail_unless (strstr (r.error->message, "CL_OUT_OF_RESOURCES") != NULL,
+      "%s", r.error->message);
+  fail_unless_equals_int (r.switches->len, 0);
+  g_print ("pinned, %s -> %s: %s (after %u frames)\n", spec, r.error_src,
+      r.error->message, r.n);
+  arun_clear (&r);
+  g_free (spec);
+  arun_clear (&ref);
+}
+GST_END_TEST;
+
+/* A program cache of our own (links to the shared one's entries): a
+ * refused cached binary is deleted and rebuilt, which must not happen to
+ * the cache other tests read. */
+static gchar *
+private_cache (void)
+{
+  const gchar *shared = g_getenv ("GST_CL_CACHE_DIR");
+  gchar *dir = g_dir_make_tmp ("faults-cache-XXXXXX", NULL);
+  GDir *d = shared ? g_dir_open (shared, 0, NULL) : NULL;
+  const gchar *name;
+
+  fail_unless (dir != NULL);
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *from = g_build_filename (shared, name, NULL);
+    gchar *to = g_build_filename (dir, name, NULL);
+    fail_unless (symlink (from, to) == 0);
+    g_free (from);
+    g_free (to);
+  }
+  if (d)
+    g_dir_close (d);
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+  return dir;
+}
+
+static void
+remove_private_cache (gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+    g_unlink (path);
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  g_free (dir);
+}
+
+/* At start: the preferred device cannot build the programs, or cannot
+ * make a context. device=auto runs on the other one (a warning and a
+ * message), every frame right; pinned there, an error as before. */
+GST_START_TEST (test_auto_fault_at_start)
+{
+  static const struct
+  {
+    const gchar *spec, *words;
+  } faults[] = {
+    {"clBuildProgram@0.0:1+", "CL_BUILD_PROGRAM_FAILURE"},
+    {"clCreateKernel@0.0:1", "CL_INVALID_KERNEL_NAME"},
+    {"clCreateContext@0.0:1+", "CL_DEVICE_NOT_AVAILABLE"},
+  };
+  ARun ref, r;
+  gchar *cache;
+
+  load_shim ();
+  run_auto (PINNED_CHAIN, NULL, FALSE, 0, A_FRAMES, &ref);
+  cache = private_cache ();
+  for (guint i = 0; i < G_N_ELEMENTS (faults); i++) {
+    run_auto (AUTO_CHAIN, faults[i].spec, FALSE, 0, A_FRAMES, &r);
+    assert_moved (&r, &ref, 1, faults[i].words, faults[i].spec);
+    arun_clear (&r);
+
+    run_auto (PINNED_CHAIN, faults[i].spec, FALSE, 0, A_FRAMES, &r);
+    fail_unless (r.error != NULL, "pinned, %s: no error", faults[i].spec);
+    fail_unless_equals_int (r.n, 0);
+    g_print ("pinned, %s -> %s: %s\n", faults[i].spec, r.error_src,
+        r.error->message);
+    arun_clear (&r);
+  }
+  remove_private_cache (cache);
+  arun_clear (&ref);
+}
+GST_END_TEST;
+
+/* cloptflow carries its previous frame; a launch failing after its flow
+ * was computed (the picture's copy) must not leave it advanced: the flow
+ * of the frame run again on the other device is the single-device run's. */
+GST_START_TEST (test_auto_fault_optflow)
+{
+  const gchar *flow = "cloptflow name=flow output=passthrough levels=2";
+  ARun ref, r;
+  guint through, f = 12;
+  gfloat worst = 0;
+  gchar *spec;
+
+  load_shim ();
+  through = launches (flow, TRUE, f + 1);
+  run_auto ("cloptflow output=passthrough levels=2 device=0.0", NULL, TRUE, 0,
+      A_FRAMES, &ref);
+  /* The last launch of frame 12: the picture's copy, after the flow. */
+  spec = g_strdup_printf ("clEnqueueNDRangeKernel@0.0:%u:CL_OUT_OF_RESOURCES",
+      through);
+  run_auto (flow, spec, TRUE, 0, A_FRAMES, &r);
+  assert_moved (&r, &ref, 0, "CL_OUT_OF_RESOURCES", spec);
+  for (guint k = 0; k < r.n; k++) {
+    fail_unless (r.flows[k] && ref.flows[k], "frame %u has no flow", k);
+    for (gint i = 0; i < 2 * AW * AH; i++)
+      worst = MAX (worst, fabsf (r.flows[k][i] - ref.flows[k][i]));
+  }
+  g_print ("%s: largest flow difference from the single-device run %g px\n",
+      spec, worst);
+  fail_unless (worst <= 0.01f, "flow differs by %g px", worst);
+  /* The check can fail: the flow of frame 13 is not zero (1 px a frame). */
+  {
+    gfloat m = 0;
+    for (gint i = 0; i < 2 * AW * AH; i += 2)
+      m = MAX (m, fabsf (ref.flows[f + 1][i]));
+    fail_unless (m > 0.5f, "no motion: the test proves nothing");
+  }
+  g_free (spec);
+  arun_clear (&r);
+  arun_clear (&ref);
+}
+GST_END_TEST;
+
 static Suite *
 faults_suite (void)
 {
@@ -442,6 +926,12 @@ faults_suite (void)
   tcase_add_test (tc, test_build_faults);
   tcase_add_test (tc, test_faults_while_running);
   tcase_add_test (tc, test_frame_beyond_max_alloc);
+  /* The "auto-faults" test runs these (two PoCL devices); "faults" does
+   * not (GST_CHECKS and GST_CHECKS_IGNORE in tests/meson.build). */
+  tcase_add_test (tc, test_auto_fault_while_running);
+  tcase_add_test (tc, test_auto_fault_no_way_out);
+  tcase_add_test (tc, test_auto_fault_at_start);
+  tcase_add_test (tc, test_auto_fault_optflow);
   return s;
 }
 

@@ -7,17 +7,23 @@
  *
  * Use:  LD_PRELOAD=build/tests/libclshim.so gst-launch-1.0 ...
  * Environment:
- *   CLSHIM_FAIL=NAME:N[+][:CODE]  the Nth call of NAME (1 = the next one)
- *       returns CODE (a CL_* name or number; default: a plausible error of
- *       that call); with '+', that call and every later one fail.
- *       Several rules separated by ','. Example:
+ *   CLSHIM_FAIL=NAME[@P.D]:N[+][:CODE]  the Nth call of NAME (1 = the next
+ *       one) returns CODE (a CL_* name or number; default: a plausible error
+ *       of that call); with '+', that call and every later one fail. With
+ *       @P.D (platform and device index, as the plugin's device property
+ *       takes them) only calls on that device count and fail: the device
+ *       of the call's queue, context, program, kernel or event (calls on
+ *       none, e.g. a user event's status, never match). Several rules
+ *       separated by ','. Examples:
  *       CLSHIM_FAIL=clEnqueueNDRangeKernel:5:CL_OUT_OF_RESOURCES
+ *       CLSHIM_FAIL=clBuildProgram@0.0:1+   (device 0.0 builds nothing)
  *   CLSHIM_MAX_ALLOC=BYTES  the devices report this largest allocation
  *       (CL_DEVICE_MAX_MEM_ALLOC_SIZE), to test frames beyond it cheaply.
  *   CLSHIM_REPORT=PATH  where the report goes at exit ("-" = stderr; unset:
  *       stderr only when objects are left alive).
  * Tests (LD_PRELOADed) reach the same controls through dlsym(RTLD_DEFAULT):
  *   clshim_fail(spec), clshim_live(kind), clshim_injected(), clshim_calls(),
+ *   clshim_seen(rule),
  *   clshim_set_max_alloc(bytes), clshim_describe(buf, size).
  *
  * The plugin opens libOpenCL RTLD_GLOBAL (gstclplugin.c) so the symbols
@@ -55,6 +61,7 @@ static unsigned long long max_alloc;
 #define MAX_RULES 8
 typedef struct {
   char name[64];
+  int platform, device;         /* the @P.D filter, -1: any device */
   long nth;                     /* 1-based, counted from when it was set */
   int sticky;
   cl_int code;
@@ -138,6 +145,18 @@ clshim_fail (const char *spec)
     r = &rules[n_rules];
     memset (r->name, 0, sizeof (r->name));
     memcpy (r->name, tok, colon - tok);
+    r->platform = r->device = -1;
+    {
+      char *at = strchr (r->name, '@');
+      if (at) {
+        *at = 0;
+        if (sscanf (at + 1, "%d.%d", &r->platform, &r->device) != 2 ||
+            r->platform < 0 || r->device < 0) {
+          ok = 0;
+          break;
+        }
+      }
+    }
     r->nth = strtol (colon + 1, &end, 10);
     r->sticky = *end == '+';
     if (r->sticky)
@@ -152,8 +171,8 @@ clshim_fail (const char *spec)
     n_rules++;
   }
   if (!ok) {
-    fprintf (stderr, "clshim: bad fault spec \"%s\" (want NAME:N[+][:CODE])\n",
-        spec);
+    fprintf (stderr, "clshim: bad fault spec \"%s\" (want "
+        "NAME[@P.D]:N[+][:CODE])\n", spec);
     n_rules = 0;
   }
   pthread_mutex_unlock (&rules_lock);
@@ -161,11 +180,99 @@ clshim_fail (const char *spec)
   return ok;
 }
 
-/* CL_SUCCESS, or the error this call must return. */
+/* Platform and device index of @dev (as "P.D"), FALSE if not found. */
+static int
+device_index (cl_device_id dev, int *pi, int *di)
+{
+  cl_platform_id platforms[16], plat = NULL;
+  cl_device_id devices[64];
+  cl_uint np = 0, nd = 0;
+
+  if (!dev || clGetDeviceInfo (dev, CL_DEVICE_PLATFORM, sizeof (plat), &plat,
+          NULL) != CL_SUCCESS || clGetPlatformIDs (16, platforms,
+          &np) != CL_SUCCESS)
+    return 0;
+  for (cl_uint p = 0; p < np && p < 16; p++) {
+    if (platforms[p] != plat)
+      continue;
+    if (clGetDeviceIDs (plat, CL_DEVICE_TYPE_ALL, 64, devices, &nd) !=
+        CL_SUCCESS)
+      return 0;
+    for (cl_uint d = 0; d < nd && d < 64; d++)
+      if (devices[d] == dev) {
+        *pi = (int) p;
+        *di = (int) d;
+        return 1;
+      }
+  }
+  return 0;
+}
+
+/* The device a call works on, found only when a rule filters by device
+ * (it costs a few queries). The lookups call the real entry points. */
+typedef enum { ON_NONE, ON_DEVICE, ON_QUEUE, ON_CONTEXT, ON_PROGRAM,
+  ON_KERNEL, ON_EVENT } OnKind;
+
+static cl_device_id
+device_of (OnKind kind, const void *obj)
+{
+  cl_device_id dev = NULL;
+  cl_command_queue q = NULL;
+  cl_program prog = NULL;
+
+  if (!obj)
+    return NULL;
+  switch (kind) {
+    case ON_DEVICE:
+      return (cl_device_id) obj;
+    case ON_QUEUE:
+      if (clGetCommandQueueInfo ((cl_command_queue) obj, CL_QUEUE_DEVICE,
+              sizeof (dev), &dev, NULL) != CL_SUCCESS)
+        return NULL;
+      return dev;
+    case ON_CONTEXT:{
+      cl_device_id devs[8];
+      size_t size = 0;
+      if (clGetContextInfo ((cl_context) obj, CL_CONTEXT_DEVICES,
+              sizeof (devs), devs, &size) != CL_SUCCESS || size == 0)
+        return NULL;
+      return devs[0];
+    }
+    case ON_PROGRAM:{
+      cl_device_id devs[8];
+      size_t size = 0;
+      if (clGetProgramInfo ((cl_program) obj, CL_PROGRAM_DEVICES,
+              sizeof (devs), devs, &size) != CL_SUCCESS || size == 0)
+        return NULL;
+      return devs[0];
+    }
+    case ON_KERNEL:
+      if (clGetKernelInfo ((cl_kernel) obj, CL_KERNEL_PROGRAM, sizeof (prog),
+              &prog, NULL) != CL_SUCCESS)
+        return NULL;
+      return device_of (ON_PROGRAM, prog);
+    case ON_EVENT:{
+      static cl_int (*get) (cl_event, cl_event_info, size_t, void *,
+          size_t *);
+      if (!get)
+        get = dlsym (RTLD_NEXT, "clGetEventInfo");
+      if (!get || get ((cl_event) obj, CL_EVENT_COMMAND_QUEUE, sizeof (q), &q,
+              NULL) != CL_SUCCESS || !q)
+        return NULL;
+      return device_of (ON_QUEUE, q);
+    }
+    default:
+      return NULL;
+  }
+}
+
+/* CL_SUCCESS, or the error this call of @name, on the object @obj of
+ * @kind, must return. */
 static cl_int
-should_fail (const char *name)
+should_fail_on (const char *name, OnKind kind, const void *obj)
 {
   cl_int code = CL_SUCCESS;
+  int have_dev = -1, pi = -1, di = -1;
 
   atomic_fetch_add (&total_calls, 1);
   pthread_mutex_lock (&rules_lock);
@@ -174,6 +281,12 @@ should_fail (const char *name)
     long n;
     if (strcmp (r->name, name))
       continue;
+    if (r->device >= 0) {
+      if (have_dev < 0)
+        have_dev = device_index (device_of (kind, obj), &pi, &di);
+      if (!have_dev || pi != r->platform || di != r->device)
+        continue;
+    }
     n = atomic_fetch_add (&r->seen, 1) + 1;
     if (n == r->nth || (r->sticky && n > r->nth)) {
       code = r->code;
@@ -220,6 +333,21 @@ long
 clshim_injected (void)
 {
   return atomic_load (&injected);
+}
+
+/* Calls rule @i of the current CLSHIM_FAIL/clshim_fail() spec counted so
+ * far (with a device filter: calls on that device), -1 if no such rule. A
+ * rule that never fires (a huge N) counts calls. */
+long clshim_seen (int i);
+long
+clshim_seen (int i)
+{
+  long n = -1;
+  pthread_mutex_lock (&rules_lock);
+  if (i >= 0 && i < n_rules)
+    n = atomic_load (&rules[i].seen);
+  pthread_mutex_unlock (&rules_lock);
+  return n;
 }
 
 long clshim_calls (void);
@@ -301,9 +429,11 @@ set_err (cl_int * err, cl_int code)
   if (err)
     *err = code;
 }
-#define FAIL_OBJ(name) do { cl_int f_ = should_fail (name); if (f_) { \
+#define FAIL_OBJ(name, kind, obj) do { \
+      cl_int f_ = should_fail_on (name, kind, obj); if (f_) { \
       set_err (err, f_); return NULL; } } while (0)
-#define FAIL_STATUS(name) do { cl_int f_ = should_fail (name); \
+#define FAIL_STATUS(name, kind, obj) do { \
+      cl_int f_ = should_fail_on (name, kind, obj); \
       if (f_) return f_; } while (0)
 
 #define RETAIN_RELEASE(Type, Name, k) \
@@ -335,7 +465,7 @@ clCreateContext (const cl_context_properties * p, cl_uint n,
   REAL (cl_context, clCreateContext, const cl_context_properties *, cl_uint,
       const cl_device_id *, void (CL_CALLBACK *) (const char *, const void *,
           size_t, void *), void *, cl_int *);
-  FAIL_OBJ ("clCreateContext");
+  FAIL_OBJ ("clCreateContext", ON_DEVICE, n ? d[0] : NULL);
   cl_context c = r_clCreateContext (p, n, d, cb, ud, err);
   NEW (K_CONTEXT, c);
   return c;
@@ -347,7 +477,7 @@ clCreateCommandQueue (cl_context c, cl_device_id d,
 {
   REAL (cl_command_queue, clCreateCommandQueue, cl_context, cl_device_id,
       cl_command_queue_properties, cl_int *);
-  FAIL_OBJ ("clCreateCommandQueue");
+  FAIL_OBJ ("clCreateCommandQueue", ON_DEVICE, d);
   cl_command_queue q = r_clCreateCommandQueue (c, d, p, err);
   NEW (K_QUEUE, q);
   return q;
@@ -359,7 +489,7 @@ clCreateCommandQueueWithProperties (cl_context c, cl_device_id d,
 {
   REAL (cl_command_queue, clCreateCommandQueueWithProperties, cl_context,
       cl_device_id, const cl_queue_properties *, cl_int *);
-  FAIL_OBJ ("clCreateCommandQueueWithProperties");
+  FAIL_OBJ ("clCreateCommandQueueWithProperties", ON_DEVICE, d);
   cl_command_queue q = r_clCreateCommandQueueWithProperties (c, d, p, err);
   NEW (K_QUEUE, q);
   return q;
@@ -371,7 +501,7 @@ clCreateBuffer (cl_context c, cl_mem_flags f, size_t size, void *host,
 {
   REAL (cl_mem, clCreateBuffer, cl_context, cl_mem_flags, size_t, void *,
       cl_int *);
-  FAIL_OBJ ("clCreateBuffer");
+  FAIL_OBJ ("clCreateBuffer", ON_CONTEXT, c);
   cl_mem m = r_clCreateBuffer (c, f, size, host, err);
   NEW (K_MEM, m);
   return m;
@@ -383,7 +513,7 @@ clCreateSubBuffer (cl_mem b, cl_mem_flags f, cl_buffer_create_type t,
 {
   REAL (cl_mem, clCreateSubBuffer, cl_mem, cl_mem_flags,
       cl_buffer_create_type, const void *, cl_int *);
-  FAIL_OBJ ("clCreateSubBuffer");
+  FAIL_OBJ ("clCreateSubBuffer", ON_NONE, NULL);
   cl_mem m = r_clCreateSubBuffer (b, f, t, info, err);
   NEW (K_MEM, m);
   return m;
@@ -395,7 +525,7 @@ clCreateImage (cl_context c, cl_mem_flags f, const cl_image_format * fmt,
 {
   REAL (cl_mem, clCreateImage, cl_context, cl_mem_flags,
       const cl_image_format *, const cl_image_desc *, void *, cl_int *);
-  FAIL_OBJ ("clCreateImage");
+  FAIL_OBJ ("clCreateImage", ON_CONTEXT, c);
   cl_mem m = r_clCreateImage (c, f, fmt, desc, host, err);
   NEW (K_MEM, m);
   return m;
@@ -407,7 +537,7 @@ clCreateProgramWithSource (cl_context c, cl_uint n, const char **s,
 {
   REAL (cl_program, clCreateProgramWithSource, cl_context, cl_uint,
       const char **, const size_t *, cl_int *);
-  FAIL_OBJ ("clCreateProgramWithSource");
+  FAIL_OBJ ("clCreateProgramWithSource", ON_CONTEXT, c);
   cl_program p = r_clCreateProgramWithSource (c, n, s, l, err);
   NEW (K_PROGRAM, p);
   return p;
@@ -420,7 +550,7 @@ clCreateProgramWithBinary (cl_context c, cl_uint n, const cl_device_id * d,
   REAL (cl_program, clCreateProgramWithBinary, cl_context, cl_uint,
       const cl_device_id *, const size_t *, const unsigned char **, cl_int *,
       cl_int *);
-  FAIL_OBJ ("clCreateProgramWithBinary");
+  FAIL_OBJ ("clCreateProgramWithBinary", ON_DEVICE, n ? d[0] : NULL);
   cl_program p = r_clCreateProgramWithBinary (c, n, d, l, b, bs, err);
   NEW (K_PROGRAM, p);
   return p;
@@ -432,7 +562,7 @@ clBuildProgram (cl_program p, cl_uint n, const cl_device_id * d,
 {
   REAL (cl_int, clBuildProgram, cl_program, cl_uint, const cl_device_id *,
       const char *, void (CL_CALLBACK *) (cl_program, void *), void *);
-  FAIL_STATUS ("clBuildProgram");
+  FAIL_STATUS ("clBuildProgram", n ? ON_DEVICE : ON_PROGRAM, n ? (const void *) d[0] : (const void *) p);
   return r_clBuildProgram (p, n, d, opt, cb, ud);
 }
 
@@ -440,7 +570,7 @@ cl_kernel
 clCreateKernel (cl_program p, const char *name, cl_int * err)
 {
   REAL (cl_kernel, clCreateKernel, cl_program, const char *, cl_int *);
-  FAIL_OBJ ("clCreateKernel");
+  FAIL_OBJ ("clCreateKernel", ON_PROGRAM, p);
   cl_kernel k = r_clCreateKernel (p, name, err);
   NEW (K_KERNEL, k);
   return k;
@@ -450,7 +580,7 @@ cl_int
 clSetKernelArg (cl_kernel k, cl_uint i, size_t size, const void *v)
 {
   REAL (cl_int, clSetKernelArg, cl_kernel, cl_uint, size_t, const void *);
-  FAIL_STATUS ("clSetKernelArg");
+  FAIL_STATUS ("clSetKernelArg", ON_KERNEL, k);
   return r_clSetKernelArg (k, i, size, v);
 }
 
@@ -462,7 +592,7 @@ clEnqueueNDRangeKernel (cl_command_queue q, cl_kernel k, cl_uint dim,
   REAL (cl_int, clEnqueueNDRangeKernel, cl_command_queue, cl_kernel, cl_uint,
       const size_t *, const size_t *, const size_t *, cl_uint,
       const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueNDRangeKernel");
+  FAIL_STATUS ("clEnqueueNDRangeKernel", ON_QUEUE, q);
   cl_int e = r_clEnqueueNDRangeKernel (q, k, dim, off, gws, lws, n, w, ev);
   EV (e, ev);
   return e;
@@ -476,7 +606,7 @@ clEnqueueMapBuffer (cl_command_queue q, cl_mem m, cl_bool blk,
   REAL (void *, clEnqueueMapBuffer, cl_command_queue, cl_mem, cl_bool,
       cl_map_flags, size_t, size_t, cl_uint, const cl_event *, cl_event *,
       cl_int *);
-  FAIL_OBJ ("clEnqueueMapBuffer");
+  FAIL_OBJ ("clEnqueueMapBuffer", ON_QUEUE, q);
   cl_int e = CL_SUCCESS;
   void *p = r_clEnqueueMapBuffer (q, m, blk, fl, off, sz, n, w, ev, &e);
   if (err)
@@ -491,7 +621,7 @@ clEnqueueUnmapMemObject (cl_command_queue q, cl_mem m, void *p, cl_uint n,
 {
   REAL (cl_int, clEnqueueUnmapMemObject, cl_command_queue, cl_mem, void *,
       cl_uint, const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueUnmapMemObject");
+  FAIL_STATUS ("clEnqueueUnmapMemObject", ON_QUEUE, q);
   cl_int e = r_clEnqueueUnmapMemObject (q, m, p, n, w, ev);
   EV (e, ev);
   return e;
@@ -503,7 +633,7 @@ clEnqueueReadBuffer (cl_command_queue q, cl_mem m, cl_bool blk, size_t off,
 {
   REAL (cl_int, clEnqueueReadBuffer, cl_command_queue, cl_mem, cl_bool,
       size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueReadBuffer");
+  FAIL_STATUS ("clEnqueueReadBuffer", ON_QUEUE, q);
   cl_int e = r_clEnqueueReadBuffer (q, m, blk, off, sz, p, n, w, ev);
   EV (e, ev);
   return e;
@@ -515,7 +645,7 @@ clEnqueueWriteBuffer (cl_command_queue q, cl_mem m, cl_bool blk, size_t off,
 {
   REAL (cl_int, clEnqueueWriteBuffer, cl_command_queue, cl_mem, cl_bool,
       size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueWriteBuffer");
+  FAIL_STATUS ("clEnqueueWriteBuffer", ON_QUEUE, q);
   cl_int e = r_clEnqueueWriteBuffer (q, m, blk, off, sz, p, n, w, ev);
   EV (e, ev);
   return e;
@@ -527,7 +657,7 @@ clEnqueueCopyBuffer (cl_command_queue q, cl_mem s, cl_mem d, size_t so,
 {
   REAL (cl_int, clEnqueueCopyBuffer, cl_command_queue, cl_mem, cl_mem,
       size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueCopyBuffer");
+  FAIL_STATUS ("clEnqueueCopyBuffer", ON_QUEUE, q);
   cl_int e = r_clEnqueueCopyBuffer (q, s, d, so, dof, sz, n, w, ev);
   EV (e, ev);
   return e;
@@ -540,7 +670,7 @@ clEnqueueFillBuffer (cl_command_queue q, cl_mem m, const void *pat,
 {
   REAL (cl_int, clEnqueueFillBuffer, cl_command_queue, cl_mem, const void *,
       size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueFillBuffer");
+  FAIL_STATUS ("clEnqueueFillBuffer", ON_QUEUE, q);
   cl_int e = r_clEnqueueFillBuffer (q, m, pat, psz, off, sz, n, w, ev);
   EV (e, ev);
   return e;
@@ -552,7 +682,7 @@ clEnqueueMarkerWithWaitList (cl_command_queue q, cl_uint n,
 {
   REAL (cl_int, clEnqueueMarkerWithWaitList, cl_command_queue, cl_uint,
       const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueMarkerWithWaitList");
+  FAIL_STATUS ("clEnqueueMarkerWithWaitList", ON_QUEUE, q);
   cl_int e = r_clEnqueueMarkerWithWaitList (q, n, w, ev);
   EV (e, ev);
   return e;
@@ -564,7 +694,7 @@ clEnqueueBarrierWithWaitList (cl_command_queue q, cl_uint n,
 {
   REAL (cl_int, clEnqueueBarrierWithWaitList, cl_command_queue, cl_uint,
       const cl_event *, cl_event *);
-  FAIL_STATUS ("clEnqueueBarrierWithWaitList");
+  FAIL_STATUS ("clEnqueueBarrierWithWaitList", ON_QUEUE, q);
   cl_int e = r_clEnqueueBarrierWithWaitList (q, n, w, ev);
   EV (e, ev);
   return e;
@@ -574,7 +704,7 @@ cl_event
 clCreateUserEvent (cl_context c, cl_int * err)
 {
   REAL (cl_event, clCreateUserEvent, cl_context, cl_int *);
-  FAIL_OBJ ("clCreateUserEvent");
+  FAIL_OBJ ("clCreateUserEvent", ON_CONTEXT, c);
   cl_event e = r_clCreateUserEvent (c, err);
   NEW (K_EVENT, e);
   return e;
@@ -584,7 +714,7 @@ cl_int
 clFinish (cl_command_queue q)
 {
   REAL (cl_int, clFinish, cl_command_queue);
-  FAIL_STATUS ("clFinish");
+  FAIL_STATUS ("clFinish", ON_QUEUE, q);
   return r_clFinish (q);
 }
 
@@ -592,7 +722,7 @@ cl_int
 clWaitForEvents (cl_uint n, const cl_event * ev)
 {
   REAL (cl_int, clWaitForEvents, cl_uint, const cl_event *);
-  FAIL_STATUS ("clWaitForEvents");
+  FAIL_STATUS ("clWaitForEvents", ON_EVENT, n ? ev[0] : NULL);
   return r_clWaitForEvents (n, ev);
 }
 
@@ -602,7 +732,7 @@ clSetEventCallback (cl_event ev, cl_int type,
 {
   REAL (cl_int, clSetEventCallback, cl_event, cl_int,
       void (CL_CALLBACK *) (cl_event, cl_int, void *), void *);
-  FAIL_STATUS ("clSetEventCallback");
+  FAIL_STATUS ("clSetEventCallback", ON_EVENT, ev);
   return r_clSetEventCallback (ev, type, cb, ud);
 }
 
@@ -625,6 +755,6 @@ clGetEventInfo (cl_event ev, cl_event_info p, size_t size, void *v,
 {
   REAL (cl_int, clGetEventInfo, cl_event, cl_event_info, size_t, void *,
       size_t *);
-  FAIL_STATUS ("clGetEventInfo");
+  FAIL_STATUS ("clGetEventInfo", ON_EVENT, ev);
   return r_clGetEventInfo (ev, p, size, v, ret);
 }

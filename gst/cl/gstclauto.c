@@ -45,6 +45,7 @@ gst_cl_auto_finalize (GObject * object)
     g_ptr_array_free (self->threaded, TRUE);
   g_free (self->sampled_detail);
   g_free (self->source_names);
+  g_free (self->start_fault);
   g_clear_pointer (&self->decision, gst_structure_free);
   g_clear_pointer (&self->latency, g_hash_table_unref);
   g_clear_pointer (&self->estimates, g_hash_table_unref);
@@ -274,6 +275,44 @@ sampler_thread (gpointer data)
   return NULL;
 }
 
+static gchar *
+device_label (const GstCLDeviceInfo * dev)
+{
+  return gst_cl_device_info_label (dev);
+}
+
+/* The figures of a move forced by a fault, as a policy decision's. */
+static void
+set_fault_decision (GstCLAuto * self, guint from, guint to,
+    const gchar * who, const gchar * what)
+{
+  gchar *a = device_label (self->devices[from]);
+  gchar *b = device_label (self->devices[to]);
+  gchar *detail = g_strdup_printf ("%s%s%s", who ? who : "", who ? ": " : "",
+      what);
+
+  g_clear_pointer (&self->decision, gst_structure_free);
+  self->decision = gst_structure_new ("gst-cl-device-switch",
+      "from", G_TYPE_STRING, a, "to", G_TYPE_STRING, b,
+      "to-slot", G_TYPE_STRING, to == GST_CL_SLOT_PREFERRED ? "preferred" :
+      "fallback",
+      "reason", G_TYPE_STRING, gst_cl_switch_reason_name (GST_CL_SWITCH_FAULT),
+      "frame", G_TYPE_UINT64, self->frames,
+      "busy", G_TYPE_DOUBLE, self->last_busy,
+      "ms-per-frame", G_TYPE_DOUBLE, self->last_ms,
+      "gpu-unloaded-ms", G_TYPE_DOUBLE,
+      self->policy.unloaded_ms[GST_CL_SLOT_PREFERRED],
+      "cpu-ms", G_TYPE_DOUBLE, self->policy.unloaded_ms[GST_CL_SLOT_FALLBACK],
+      "estimate-ms", G_TYPE_DOUBLE, self->estimate_ms[to],
+      "windows", G_TYPE_UINT, 0,
+      "switches", G_TYPE_UINT, self->policy.switches,
+      "sources", G_TYPE_STRING, self->source_names ? self->source_names : "",
+      "detail", G_TYPE_STRING, detail, NULL);
+  g_free (a);
+  g_free (b);
+  g_free (detail);
+}
+
 GstCLAuto *
 gst_cl_auto_new (const GstCLDeviceInfo * preferred,
     const GstCLDeviceInfo * fallback, GError ** error)
@@ -281,15 +320,24 @@ gst_cl_auto_new (const GstCLDeviceInfo * preferred,
   GstCLAuto *self = g_object_new (GST_TYPE_CL_AUTO, NULL);
   GstCLPolicyParams params;
   gchar *warnings = NULL;
+  GError *errs[GST_CL_N_SLOTS] = { NULL, NULL };
+  guint failed = GST_CL_N_SLOTS;
 
   gst_object_ref_sink (self);
-  self->contexts[GST_CL_SLOT_PREFERRED] = gst_cl_context_new (preferred,
-      error);
-  if (!self->contexts[GST_CL_SLOT_PREFERRED])
+  self->devices[GST_CL_SLOT_PREFERRED] = preferred;
+  self->devices[GST_CL_SLOT_FALLBACK] = fallback;
+  /* One device that cannot be opened leaves the other: the group runs
+   * there (a fault at start), and only both failing is an error. */
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
+    self->contexts[s] = gst_cl_context_new (self->devices[s], &errs[s]);
+    if (!self->contexts[s])
+      failed = s;
+  }
+  if (!self->contexts[0] && !self->contexts[1]) {
+    g_propagate_error (error, errs[0]);
+    errs[0] = NULL;
     goto failed;
-  self->contexts[GST_CL_SLOT_FALLBACK] = gst_cl_context_new (fallback, error);
-  if (!self->contexts[GST_CL_SLOT_FALLBACK])
-    goto failed;
+  }
 
   gst_cl_policy_params_init (&params);
   gst_cl_policy_params_parse (&params, g_getenv (GST_CL_AUTO_ENV), &warnings);
@@ -300,15 +348,78 @@ gst_cl_auto_new (const GstCLDeviceInfo * preferred,
       now_ms ());
   self->active = GST_CL_SLOT_PREFERRED;
   make_sources (self, preferred);
+  if (failed < GST_CL_N_SLOTS) {
+    guint other = failed == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+        GST_CL_SLOT_PREFERRED;
+    self->start_fault = g_strdup_printf ("could not create an OpenCL context "
+        "on \"%s\": %s", self->devices[failed]->name,
+        errs[failed] ? errs[failed]->message : "unknown error");
+    gst_cl_policy_fail (&self->policy, failed, now_ms ());
+    self->active = (gint) self->policy.active;
+    set_fault_decision (self, failed, other, NULL, self->start_fault);
+    GST_WARNING_OBJECT (self, "%s; device=auto runs on \"%s\" only",
+        self->start_fault, self->devices[other]->name);
+  }
   if (self->threaded->len)
     self->sampler = g_thread_new ("cl-auto-sampler", sampler_thread, self);
   GST_INFO_OBJECT (self, "auto between %s and %s, load sources: %s",
       preferred->name, fallback->name, self->source_names);
+  g_clear_error (&errs[0]);
+  g_clear_error (&errs[1]);
   return self;
 
 failed:
+  g_clear_error (&errs[0]);
+  g_clear_error (&errs[1]);
   gst_object_unref (self);
   return NULL;
+}
+
+gboolean
+gst_cl_auto_slot_usable (GstCLAuto * self, guint slot)
+{
+  gboolean ok;
+
+  if (slot >= GST_CL_N_SLOTS || !self->contexts[slot])
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  ok = !self->policy.failed[slot];
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+gboolean
+gst_cl_auto_fail (GstCLAuto * self, guint slot, GstElement * who,
+    const gchar * what)
+{
+  guint from;
+  gboolean ok;
+
+  if (slot >= GST_CL_N_SLOTS)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  from = self->policy.active;
+  ok = gst_cl_policy_fail (&self->policy, slot, now_ms ()) &&
+      self->contexts[self->policy.active];
+  if (ok && from != self->policy.active) {
+    set_fault_decision (self, from, self->policy.active,
+        who ? GST_OBJECT_NAME (who) : NULL, what);
+    g_atomic_int_set (&self->active, (gint) self->policy.active);
+    /* The window under way ran on the failed device. */
+    self->window_frames = 0;
+    self->window_slot = self->policy.active;
+    g_hash_table_remove_all (self->latency);
+    GST_WARNING_OBJECT (self, "%s failed on %s (%s): device=auto moves to %s",
+        who ? GST_OBJECT_NAME (who) : "an element",
+        self->devices[slot]->name, what,
+        self->devices[self->policy.active]->name);
+  } else if (ok) {
+    GST_WARNING_OBJECT (self, "%s failed on %s (%s): device=auto will not "
+        "use it", who ? GST_OBJECT_NAME (who) : "an element",
+        self->devices[slot]->name, what);
+  }
+  g_mutex_unlock (&self->lock);
+  return ok;
 }
 
 guint
@@ -329,7 +440,7 @@ gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context)
 static gchar *
 slot_label (GstCLAuto * self, guint slot)
 {
-  return gst_cl_device_info_label (self->contexts[slot]->device);
+  return gst_cl_device_info_label (self->devices[slot]);
 }
 
 /* Called with the lock held. */
@@ -529,7 +640,7 @@ gst_cl_auto_set_estimate (GstCLAuto * self, gpointer who, guint slot,
   gst_cl_policy_set_estimate (&self->policy, slot, sum);
   GST_INFO_OBJECT (self, "%s: %.3f ms a frame estimated for %s (chain: "
       "%.3f ms)", GST_IS_OBJECT (who) ? GST_OBJECT_NAME (who) : "?", ms,
-      self->contexts[slot]->device->name, sum);
+      self->devices[slot]->name, sum);
   g_mutex_unlock (&self->lock);
 }
 
@@ -571,8 +682,8 @@ static gboolean
 same_devices (GstCLAuto * group, const GstCLDeviceInfo * preferred,
     const GstCLDeviceInfo * fallback)
 {
-  return group->contexts[GST_CL_SLOT_PREFERRED]->device == preferred &&
-      group->contexts[GST_CL_SLOT_FALLBACK]->device == fallback;
+  return group->devices[GST_CL_SLOT_PREFERRED] == preferred &&
+      group->devices[GST_CL_SLOT_FALLBACK] == fallback;
 }
 
 gboolean

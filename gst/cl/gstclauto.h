@@ -34,8 +34,10 @@ struct _GstCLAuto
 {
   GstObject parent;
 
-  /* GST_CL_SLOT_PREFERRED (the GPU) and GST_CL_SLOT_FALLBACK (CPU). */
+  /* GST_CL_SLOT_PREFERRED (the GPU) and GST_CL_SLOT_FALLBACK (CPU); NULL
+   * for a device whose context could not be created. */
   GstCLContext *contexts[GST_CL_N_SLOTS];
+  const GstCLDeviceInfo *devices[GST_CL_N_SLOTS];
 
   /*< private >*/
   GMutex lock;
@@ -71,6 +73,8 @@ struct _GstCLAuto
   GstStructure *decision;       /* figures of the last switch */
   gdouble last_busy;
   gdouble last_ms;
+  gchar *start_fault;           /* why a context could not be created */
+  gint start_fault_posted;      /* atomic: an element said so */
 };
 
 /* The two devices device=auto switches between, or FALSE when auto means
@@ -85,6 +89,19 @@ GstCLAuto *gst_cl_auto_new (const GstCLDeviceInfo * preferred,
 guint gst_cl_auto_get_active (GstCLAuto * self);
 /* The slot of @context in the group, -1 when it is not one of them. */
 gint gst_cl_auto_slot_of (GstCLAuto * self, GstCLContext * context);
+
+/* Whether @slot's device can run frames: it has a context and no OpenCL
+ * call failed on it (gst_cl_auto_fail). */
+gboolean gst_cl_auto_slot_usable (GstCLAuto * self, guint slot);
+
+/* An OpenCL call failed on @slot's device (@what says which, with the
+ * status): the device is marked failed for the group's life (the policy
+ * never returns to it; a restart of the pipeline makes a new group) and,
+ * if it was the active one, the other becomes active, with a decision of
+ * reason "fault" (gst_cl_auto_get_decision). Returns FALSE when the other
+ * device is not usable either. */
+gboolean gst_cl_auto_fail (GstCLAuto * self, guint slot, GstElement * who,
+    const gchar * what);
 
 /* Called once per frame by the first element of a chain (input not
  * written by a kernel of this group): counts the frame, closes a window

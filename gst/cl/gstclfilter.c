@@ -56,6 +56,7 @@ typedef struct
                                          * the negotiated caps */
   gint64 warm_ups;              /* standby warm-ups done */
   gdouble warm_ms;              /* the last one's timed launch */
+  gboolean frame_faulted;       /* migrate() runs because the frame failed */
 } GstCLFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCLFilter, gst_cl_filter,
@@ -126,6 +127,22 @@ GstCLContext *
 gst_cl_filter_get_context (GstCLFilter * filter)
 {
   return PRIV (filter)->context;
+}
+
+gboolean
+gst_cl_filter_can_fail_over (GstCLFilter * filter)
+{
+  GstCLFilterPrivate *priv = PRIV (filter);
+
+  return priv->group && gst_cl_auto_slot_usable (priv->group,
+      priv->slot == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+      GST_CL_SLOT_PREFERRED);
+}
+
+gboolean
+gst_cl_filter_frame_faulted (GstCLFilter * filter)
+{
+  return PRIV (filter)->frame_faulted;
 }
 
 void
@@ -214,6 +231,52 @@ gst_cl_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       direction, query);
 }
 
+static void post_fault_message (GstCLFilter * self, const gchar * from,
+    const gchar * to, const gchar * role);
+
+/* device=auto: @slot's device failed for this element (@what): the group
+ * stops using it. Posts a warning and, with @post, the switch message
+ * (otherwise switch_slot() posts it). FALSE when no usable device is
+ * left. */
+static gboolean
+fail_slot (GstCLFilter * self, guint slot, const gchar * what, gboolean post)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  guint other = slot == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+      GST_CL_SLOT_PREFERRED;
+  gchar *a, *b;
+
+  if (!gst_cl_auto_fail (priv->group, slot, GST_ELEMENT (self), what))
+    return FALSE;
+  a = gst_cl_device_info_label (priv->group->devices[slot]);
+  b = gst_cl_device_info_label (priv->group->devices[other]);
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+      ("OpenCL failed on %s; device=auto continues on %s.", a, b),
+      ("%s; the device is not used again until the pipeline restarts",
+          what));
+  if (post)
+    post_fault_message (self, a, b, priv->leader ? "leader" : "follower");
+  g_free (a);
+  g_free (b);
+  return TRUE;
+}
+
+/* Makes @slot's context the element's (no kernels built). */
+static void
+take_slot (GstCLFilter * self, guint slot)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstCLContext *ctx = priv->group->contexts[slot], *old;
+
+  GST_OBJECT_LOCK (self);
+  old = priv->context;
+  priv->context = gst_object_ref (ctx);
+  priv->device = ctx->device;
+  priv->slot = priv->frame_slot = slot;
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&old);
+}
+
 static gboolean
 build_locked (GstCLFilter * self)
 {
@@ -226,12 +289,13 @@ build_locked (GstCLFilter * self)
   priv->built = FALSE;
 
   /* device=auto: the other device's programs too, now, so a switch
-   * compiles nothing (they stay in that context's program table). */
+   * compiles nothing (they stay in that context's program table). A
+   * device that cannot build them is left out of the group. */
   for (guint s = 0; priv->group && klass->build && s < GST_CL_N_SLOTS; s++) {
     GstCLContext *own = priv->context;
     gboolean ok;
 
-    if (s == priv->slot)
+    if (s == priv->slot || !gst_cl_auto_slot_usable (priv->group, s))
       continue;
     priv->context = priv->group->contexts[s];
     ok = klass->build (self, &err);
@@ -239,17 +303,30 @@ build_locked (GstCLFilter * self)
       klass->release (self);
     priv->context = own;
     if (!ok) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Could not build the OpenCL kernels for device \"%s\" (the "
-              "device=auto fallback).", priv->group->contexts[s]->device->name),
-          ("%s; set device=gpu or device=cpu to use one device only",
-              err ? err->message : "unknown error"));
+      gchar *what = g_strdup_printf ("building the kernels: %s",
+          err ? err->message : "unknown error");
+      fail_slot (self, s, what, FALSE);
+      g_free (what);
       g_clear_error (&err);
-      return FALSE;
     }
   }
 
-  if (klass->build && !klass->build (self, &err)) {
+  while (klass->build && !klass->build (self, &err)) {
+    guint other = priv->slot == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+        GST_CL_SLOT_PREFERRED;
+    gchar *what = g_strdup_printf ("building the kernels: %s",
+        err ? err->message : "unknown error");
+
+    /* device=auto: the other device, if it is still usable. */
+    if (priv->group && gst_cl_auto_slot_usable (priv->group, other) &&
+        fail_slot (self, priv->slot, what, TRUE)) {
+      g_free (what);
+      g_clear_error (&err);
+      take_slot (self, other);
+      g_object_notify (G_OBJECT (self), "current-device");
+      continue;
+    }
+    g_free (what);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not build the OpenCL kernels for device \"%s\".",
             priv->device->name), ("%s", err ? err->message : "unknown error"));
@@ -293,6 +370,21 @@ gst_cl_filter_start (GstBaseTransform * trans)
     }
     priv->slot = priv->frame_slot = gst_cl_auto_get_active (priv->group);
     ctx = priv->group->contexts[priv->slot];
+    /* One device could not be opened: said once per group. */
+    if (priv->group->start_fault &&
+        g_atomic_int_compare_and_exchange (&priv->group->start_fault_posted,
+            0, 1)) {
+      GstStructure *d = gst_cl_auto_get_decision (priv->group);
+      const gchar *from = d ? gst_structure_get_string (d, "from") : NULL;
+      gchar *to = gst_cl_device_info_label (ctx->device);
+      GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+          ("OpenCL failed on one device; device=auto runs on \"%s\".",
+              ctx->device->name), ("%s", priv->group->start_fault));
+      post_fault_message (self, from ? from : "", to, "start");
+      g_free (to);
+      if (d)
+        gst_structure_free (d);
+    }
     GST_OBJECT_LOCK (self);
     gst_clear_object (&priv->context);
     priv->context = gst_object_ref (ctx);
@@ -414,7 +506,7 @@ gst_cl_filter_stop (GstBaseTransform * trans)
     gst_cl_context_finish (priv->context);
   /* After a switch, work of this element may still be on the other queue. */
   for (guint s = 0; priv->group && s < GST_CL_N_SLOTS; s++)
-    if (priv->group->contexts[s] != priv->context)
+    if (priv->group->contexts[s] && priv->group->contexts[s] != priv->context)
       gst_cl_context_finish (priv->group->contexts[s]);
   wait_for_wraps (self);
   gst_cl_va_stop (priv->va);
@@ -1043,7 +1135,7 @@ warm_standby (GstCLFilter * self)
   for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
     gdouble ms = -1;
 
-    if (s == priv->slot)
+    if (s == priv->slot || !gst_cl_auto_slot_usable (priv->group, s))
       continue;
     if (!warm_slot (self, s, &ms)) {
       GST_WARNING_OBJECT (self, "could not warm up %s: a switch there may "
@@ -1075,6 +1167,9 @@ frame_slot (GstCLFilter * self, GstBuffer * inbuf)
         ((GstCLMemory *) mem)->context);
     if (slot >= 0) {
       priv->leader = FALSE;
+      /* Made before its device failed: handed over to the active one. */
+      if (!gst_cl_auto_slot_usable (priv->group, slot))
+        return gst_cl_auto_get_active (priv->group);
       return slot;
     }
   }
@@ -1158,6 +1253,35 @@ gst_cl_filter_real_migrate (GstCLFilter * self, GstCLContext * from,
   return TRUE;
 }
 
+/* "gst-cl-device-switch": the group's figures say why, these what this
+ * element did. */
+static void
+post_switch_message (GstCLFilter * self, const gchar * from, const gchar * to,
+    const gchar * role, gint64 compiled, gboolean warmed)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstStructure *s = gst_cl_auto_get_decision (priv->group);
+
+  if (!s)
+    s = gst_structure_new_empty ("gst-cl-device-switch");
+  gst_structure_set (s, "element-from", G_TYPE_STRING, from,
+      "element-to", G_TYPE_STRING, to,
+      "role", G_TYPE_STRING, role,
+      "element-switches", G_TYPE_INT64, priv->switches,
+      "programs-compiled", G_TYPE_INT64, compiled,
+      "warmed", G_TYPE_BOOLEAN, warmed, NULL);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* A fault moved the element without a switch_slot() (at start). */
+static void
+post_fault_message (GstCLFilter * self, const gchar * from, const gchar * to,
+    const gchar * role)
+{
+  post_switch_message (self, from, to, role, 0, FALSE);
+}
+
 static gboolean
 switch_slot (GstCLFilter * self, guint slot)
 {
@@ -1166,7 +1290,6 @@ switch_slot (GstCLFilter * self, guint slot)
   GstCLContext *from = priv->context, *to = priv->group->contexts[slot];
   gchar *a = gst_cl_device_info_label (from->device);
   gchar *b = gst_cl_device_info_label (to->device);
-  GstStructure *s;
   GError *err = NULL;
   gint64 builds = gst_cl_context_get_counter (to,
       GST_CL_COUNTER_PROGRAM_BUILDS);
@@ -1192,20 +1315,9 @@ switch_slot (GstCLFilter * self, guint slot)
   priv->switches++;
   GST_INFO_OBJECT (self, "moved from %s to %s (%s)", a, b,
       priv->leader ? "first of the chain" : "following upstream");
-
-  s = gst_cl_auto_get_decision (priv->group);
-  if (!s)
-    s = gst_structure_new_empty ("gst-cl-device-switch");
-  /* The group's figures say why; these say what this element did. */
-  gst_structure_set (s, "element-from", G_TYPE_STRING, a,
-      "element-to", G_TYPE_STRING, b,
-      "role", G_TYPE_STRING, priv->leader ? "leader" : "follower",
-      "element-switches", G_TYPE_INT64, priv->switches,
-      "programs-compiled", G_TYPE_INT64, gst_cl_context_get_counter (to,
-          GST_CL_COUNTER_PROGRAM_BUILDS) - builds,
-      "warmed", G_TYPE_BOOLEAN, warmed, NULL);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
+  post_switch_message (self, a, b, priv->leader ? "leader" : "follower",
+      gst_cl_context_get_counter (to, GST_CL_COUNTER_PROGRAM_BUILDS) - builds,
+      warmed);
   g_free (a);
   g_free (b);
   g_object_notify (G_OBJECT (self), "current-device");
@@ -1217,50 +1329,46 @@ switch_slot (GstCLFilter * self, guint slot)
   return TRUE;
 }
 
-static GstFlowReturn
-gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+/* What became of a frame. */
+typedef enum
 {
-  GstCLFilter *self = GST_CL_FILTER (trans);
+  FRAME_OK,
+  FRAME_ERROR,                  /* an element error is posted */
+  FRAME_FAULT,                  /* OpenCL failed on the device: *what says
+                                 * how; nothing posted yet */
+} FrameResult;
+
+static FrameResult
+run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    gchar ** what)
+{
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLFrame in, out;
-  gboolean owns_in = FALSE, rebuild;
+  gboolean owns_in = FALSE;
   cl_event done = NULL, marker = NULL;
   cl_int status;
-
-  if (priv->group && priv->frame_slot != priv->slot &&
-      !switch_slot (self, priv->frame_slot))
-    return GST_FLOW_ERROR;
-
-  GST_OBJECT_LOCK (self);
-  rebuild = priv->needs_build;
-  priv->needs_build = FALSE;
-  GST_OBJECT_UNLOCK (self);
-  if (rebuild && !build_locked (self))
-    return GST_FLOW_ERROR;
 
   if (gst_buffer_n_memory (outbuf) != 1 ||
       !gst_cl_memory_is_of_context (gst_buffer_peek_memory (outbuf, 0),
           priv->context)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("output buffer is not OpenCL memory of this element's context"));
-    return GST_FLOW_ERROR;
+    return FRAME_ERROR;
   }
   if (priv->va_input) {
     owns_in = TRUE;
     if (!va_import_input (self, inbuf, &in))
-      return GST_FLOW_ERROR;
+      return FRAME_ERROR;
   } else if (!import_input (self, inbuf, &in, &owns_in)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ,
-        ("Could not access the input frame."), ("%" GST_PTR_FORMAT, inbuf));
-    return GST_FLOW_ERROR;
+    *what = g_strdup_printf ("could not access the input frame %"
+        GST_PTR_FORMAT, inbuf);
+    return FRAME_FAULT;
   }
   if (!map_cl_frame (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
     unmap_frame (&in, owns_in);
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Could not access the output frame."), (NULL));
-    return GST_FLOW_ERROR;
+    *what = g_strdup ("could not access the output frame");
+    return FRAME_FAULT;
   }
 
   /* device=auto: QUEUED(marker) to END(done) is this element's device
@@ -1301,13 +1409,100 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   unmap_frame (&in, owns_in);
 
   if (status != CL_SUCCESS) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("OpenCL failed to process a frame on \"%s\": %s (%d).",
-            priv->device->name, gst_cl_error_name (status), status),
-        ("the device may be out of memory or resources; try device=cpu"));
-    return GST_FLOW_ERROR;
+    *what = g_strdup_printf ("%s (%d)", gst_cl_error_name (status), status);
+    return FRAME_FAULT;
   }
-  return GST_FLOW_OK;
+  return FRAME_OK;
+}
+
+/* device=auto: the frame failed on this element's device (@what). The
+ * group stops using that device, the element moves to the other one, and
+ * @outbuf gets memory of the other device, so the caller can run the same
+ * frame again from its input (which no element writes: none works in
+ * place). FALSE when there is no other usable device. */
+static gboolean
+fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  guint failed = priv->slot;
+  guint other = failed == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+      GST_CL_SLOT_PREFERRED;
+  GstAllocator *allocator;
+  GstAllocationParams params;
+  GstMemory *mem;
+  gchar *detail;
+
+  if (!priv->group || !gst_cl_auto_slot_usable (priv->group, other))
+    return FALSE;
+  detail = g_strdup_printf ("%s on \"%s\"", what, priv->device->name);
+  if (!fail_slot (self, failed, detail, FALSE)) {
+    g_free (detail);
+    return FALSE;
+  }
+  g_free (detail);
+
+  /* The output frame was made on the failed device: same size, same
+   * layout (pools of both devices lay out frames from the caps alone),
+   * the other device's memory. The old memory goes with the buffer's
+   * pool slot (a buffer whose memory was replaced is not reused). */
+  allocator = gst_cl_allocator_new (priv->group->contexts[other]);
+  gst_allocation_params_init (&params);
+  params.align = GST_CL_HOST_ALIGN - 1;
+  mem = gst_allocator_alloc (allocator, gst_buffer_get_size (outbuf),
+      &params);
+  gst_object_unref (allocator);
+  if (!mem)
+    return FALSE;
+  gst_buffer_replace_all_memory (outbuf, mem);
+
+  priv->frame_slot = other;
+  return switch_slot (self, other);
+}
+
+static GstFlowReturn
+gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCLFilter *self = GST_CL_FILTER (trans);
+  GstCLFilterPrivate *priv = PRIV (self);
+  gboolean rebuild;
+  gchar *what = NULL;
+  FrameResult result;
+
+  if (priv->group && priv->frame_slot != priv->slot &&
+      !switch_slot (self, priv->frame_slot))
+    return GST_FLOW_ERROR;
+
+  GST_OBJECT_LOCK (self);
+  rebuild = priv->needs_build;
+  priv->needs_build = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (rebuild && !build_locked (self))
+    return GST_FLOW_ERROR;
+
+  priv->frame_faulted = FALSE;
+  result = run_frame (self, inbuf, outbuf, &what);
+  if (result == FRAME_FAULT && priv->group) {
+    GstCLContext *failed = gst_object_ref (priv->context);
+    priv->frame_faulted = TRUE;
+    if (fail_over (self, outbuf, what)) {
+      /* The same frame again, on the other device. */
+      GST_INFO_OBJECT (self, "frame failed on %s (%s): running it again on "
+          "%s", failed->device->name, what, priv->device->name);
+      g_clear_pointer (&what, g_free);
+      priv->frame_faulted = FALSE;
+      result = run_frame (self, inbuf, outbuf, &what);
+    }
+    gst_object_unref (failed);
+  }
+  priv->frame_faulted = FALSE;
+  if (result == FRAME_FAULT)
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failed to process a frame on \"%s\": %s.",
+            priv->device->name, what),
+        ("the device may be out of memory or resources; try device=cpu"));
+  g_free (what);
+  return result == FRAME_OK ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 /* GstBaseTransform leaves syncing controlled properties to subclasses:

@@ -78,6 +78,17 @@ cl_int gst_cl_plane_set_args (cl_kernel kernel, cl_uint * arg, cl_mem src,
 /* The context in use (borrowed), NULL while stopped. */
 GstCLContext *gst_cl_filter_get_context (GstCLFilter * filter);
 
+/* device=auto with a usable second device: a frame that fails here is
+ * run again there (docs/AUTO.md). An element whose process() changes
+ * temporal state before it may fail keeps what it needs to restore the
+ * state as it was before the frame (when this is TRUE). */
+gboolean gst_cl_filter_can_fail_over (GstCLFilter * filter);
+
+/* TRUE while migrate() runs because the current frame failed on @from:
+ * the state must be carried as it was before that frame (the frame runs
+ * again on @to), not as the failed frame's work left it. */
+gboolean gst_cl_filter_frame_faulted (GstCLFilter * filter);
+
 /* Asks for build() to run again before the next frame (properties changed). */
 void gst_cl_filter_invalidate (GstCLFilter * filter);
 

@@ -169,6 +169,8 @@ gst_cl_switch_reason_name (GstCLSwitchReason reason)
       return "cpu-slower";
     case GST_CL_SWITCH_PROBE:
       return "probe";
+    case GST_CL_SWITCH_FAULT:
+      return "fault";
     default:
       return "none";
   }
@@ -231,6 +233,28 @@ learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
     *u += 0.05 * (ms - *u);
 }
 
+gboolean
+gst_cl_policy_fail (GstCLPolicy * policy, guint slot, gint64 now_ms)
+{
+  guint other;
+
+  if (slot >= GST_CL_N_SLOTS)
+    return FALSE;
+  other = slot == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+      GST_CL_SLOT_PREFERRED;
+  policy->failed[slot] = TRUE;
+  if (policy->failed[other])
+    return FALSE;
+  if (policy->active == slot) {
+    policy->active = other;
+    policy->last_switch_ms = now_ms;
+    policy->streak = 0;
+    policy->probing = FALSE;
+    policy->switches++;
+  }
+  return TRUE;
+}
+
 GstCLSwitchReason
 gst_cl_policy_feed (GstCLPolicy * policy, const GstCLPolicyWindow * w)
 {
@@ -246,8 +270,11 @@ gst_cl_policy_feed (GstCLPolicy * policy, const GstCLPolicyWindow * w)
   if (ms >= 0)
     learn (policy, w, ms);
   policy->last_busy = w->busy;
-  /* Frames queued before the last switch: they say nothing of now. */
-  if (w->slot != policy->active)
+  /* Frames queued before the last switch: they say nothing of now. A
+   * device that failed is never chosen again (in this group's life). */
+  if (w->slot != policy->active || policy->failed[policy->active ==
+          GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
+          GST_CL_SLOT_PREFERRED])
     return GST_CL_SWITCH_NONE;
 
   if (on_gpu) {

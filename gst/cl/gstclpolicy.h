@@ -79,6 +79,7 @@ typedef enum
   GST_CL_SWITCH_GPU_FREE,       /* the GPU is free again */
   GST_CL_SWITCH_CPU_SLOWER,     /* even loaded, the GPU beats the CPU */
   GST_CL_SWITCH_PROBE,          /* no busy signal: trying the GPU again */
+  GST_CL_SWITCH_FAULT,          /* an OpenCL call failed on the device */
 } GstCLSwitchReason;
 
 const gchar *gst_cl_switch_reason_name (GstCLSwitchReason reason);
@@ -100,6 +101,7 @@ typedef struct
   guint probe_ms;               /* current probe interval */
   gboolean probing;             /* on the GPU because of a probe */
   guint switches;
+  gboolean failed[GST_CL_N_SLOTS];      /* gst_cl_policy_fail() */
 } GstCLPolicy;
 
 void gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
@@ -113,6 +115,11 @@ void gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
  * off or @ms <= 0. */
 void gst_cl_policy_set_estimate (GstCLPolicy * policy, guint slot,
     gdouble ms);
+
+/* @slot failed (an OpenCL error there): the policy never chooses it
+ * again. If it was the active slot, the other becomes active (counted as
+ * a switch). Returns FALSE when the other slot has failed too. */
+gboolean gst_cl_policy_fail (GstCLPolicy * policy, guint slot, gint64 now_ms);
 
 /* Feeds one window. Returns why the policy switched (policy->active is
  * then the other slot) or GST_CL_SWITCH_NONE. */

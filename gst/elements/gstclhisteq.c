@@ -87,6 +87,15 @@ struct _GstCLHisteq
   GstCLHisteqBuffers bufs;
   gint weights[4];
   gint reset;                   /* atomic: the temporal state starts over */
+
+  /* device=auto with a second device: the state as it was before the
+   * frame (the kernels update it in place, so a frame that fails half-way
+   * leaves it changed), for the frame's run on the other device. */
+  cl_mem checkpoint;
+  gsize checkpoint_size;
+  cl_mem checkpoint_of;         /* the state it copies, NULL: none */
+  gboolean frame_fresh;         /* the frame started from no state */
+  gboolean frame_smoothing_on;  /* bufs.smoothing_on before the frame */
 };
 
 G_DEFINE_TYPE (GstCLHisteq, gst_cl_histeq, GST_TYPE_CL_FILTER);
@@ -113,10 +122,46 @@ gst_cl_histeq_mode_get_type (void)
 }
 
 static void
+clear_checkpoint (GstCLHisteq * self)
+{
+  if (self->checkpoint)
+    clReleaseMemObject (self->checkpoint);
+  self->checkpoint = NULL;
+  self->checkpoint_of = NULL;
+  self->checkpoint_size = 0;
+}
+
+/* Copies the state on the device before the frame's kernels change it:
+ * one copy command of a few KiB per frame, only while a fault can move
+ * the element to another device. */
+static void
+take_checkpoint (GstCLHisteq * self, GstCLContext * ctx)
+{
+  gsize size = gst_cl_histeq_buffers_state_size (&self->bufs);
+  cl_int status = CL_SUCCESS;
+
+  if (self->checkpoint && self->checkpoint_size != size)
+    clear_checkpoint (self);
+  if (!self->checkpoint) {
+    self->checkpoint = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size,
+        NULL, &status);
+    if (status != CL_SUCCESS) {
+      self->checkpoint = NULL;
+      return;
+    }
+    self->checkpoint_size = size;
+  }
+  self->checkpoint_of = clEnqueueCopyBuffer (ctx->queue, self->bufs.state,
+      self->checkpoint, 0, 0, size, 0, NULL, NULL) == CL_SUCCESS ?
+      self->bufs.state : NULL;
+}
+
+static void
 gst_cl_histeq_release (GstCLFilter * filter)
 {
   GstCLHisteq *self = GST_CL_HISTEQ (filter);
 
+  clear_checkpoint (self);
   gst_cl_histeq_buffers_clear (&self->bufs);
   gst_cl_histeq_program_clear (&self->prog);
 }
@@ -136,7 +181,8 @@ gst_cl_histeq_build (GstCLFilter * filter, GError ** error)
 
 /* device=auto moved the element: the smoothed mappings go with it (read
  * from the old device once, written to the new one), so the picture does
- * not jump at the switch. */
+ * not jump at the switch. After a fault (the frame runs again on @to),
+ * the state as it was before that frame. */
 static gboolean
 gst_cl_histeq_migrate (GstCLFilter * filter, GstCLContext * from,
     GstCLContext * to, GError ** error)
@@ -145,12 +191,27 @@ gst_cl_histeq_migrate (GstCLFilter * filter, GstCLContext * from,
   GstCLHisteqBuffers old = self->bufs;
   gpointer state = NULL;
   gsize size = 0;
+  cl_mem src = old.state;
+  gboolean carry = old.state && !old.state_fresh &&
+      !g_atomic_int_get (&self->reset);
 
-  if (old.state && !old.state_fresh && !g_atomic_int_get (&self->reset)) {
+  if (gst_cl_filter_frame_faulted (filter)) {
+    old.smoothing_on = self->frame_smoothing_on;
+    src = self->checkpoint_of == old.state ? self->checkpoint : NULL;
+    /* A frame that started fresh starts fresh again; smoothing off keeps
+     * no state. */
+    carry = carry && !self->frame_fresh && self->frame_smoothing_on;
+    if (carry && !src) {
+      GST_WARNING_OBJECT (self, "no copy of the smoothing state from before "
+          "the failed frame: it starts over on %s", to->device->name);
+      carry = FALSE;
+    }
+  }
+  if (carry) {
     size = gst_cl_histeq_buffers_state_size (&old);
     state = g_malloc (size);
     gst_cl_context_count (from, GST_CL_COUNTER_HOST_WAITS, 1);
-    if (clEnqueueReadBuffer (from->queue, old.state, CL_TRUE, 0, size, state,
+    if (clEnqueueReadBuffer (from->queue, src, CL_TRUE, 0, size, state,
             0, NULL, NULL) != CL_SUCCESS) {
       GST_WARNING_OBJECT (self, "could not read the smoothing state: it "
           "starts over on %s", to->device->name);
@@ -268,6 +329,12 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
   }
   if (g_atomic_int_compare_and_exchange (&self->reset, TRUE, FALSE))
     self->bufs.state_fresh = TRUE;
+  self->frame_fresh = self->bufs.state_fresh;
+  self->frame_smoothing_on = self->bufs.smoothing_on;
+  self->checkpoint_of = NULL;
+  if (!self->bufs.state_fresh && self->bufs.smoothing_on &&
+      params.smoothing > 1 && gst_cl_filter_can_fail_over (filter))
+    take_checkpoint (self, ctx);
 
   status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
       &params, self->weights, in->mem, &in->planes[0], out->mem,

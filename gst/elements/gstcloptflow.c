@@ -409,6 +409,8 @@ gst_cl_optflow_process (GstCLFilter * filter, const GstCLFrame * in,
   cl_event flow_done = NULL;
   GError *err = NULL;
   cl_int status;
+  gint prev_slot;
+  gboolean had_prev;
 
   GST_OBJECT_LOCK (self);
   levels = self->levels;
@@ -456,6 +458,11 @@ gst_cl_optflow_process (GstCLFilter * filter, const GstCLFrame * in,
   }
   flow = (cl_mem) fmap.data;
 
+  /* The previous frame before this one: restored if a later step fails,
+   * so the frame can run again (device=auto on another device) from the
+   * same state. enqueue_frame () writes the other pyramid. */
+  prev_slot = self->state.prev;
+  had_prev = self->state.have_prev;
   status = gst_cl_optflow_enqueue_frame (&self->prog, &self->state,
       ctx->queue, &params, in->mem, yp, self->wts, flow, &flow_done, NULL);
   if (status == CL_SUCCESS && flow_done)
@@ -508,6 +515,8 @@ gst_cl_optflow_process (GstCLFilter * filter, const GstCLFrame * in,
     clReleaseEvent (flow_done);
 
   if (status != CL_SUCCESS) {
+    self->state.prev = prev_slot;
+    self->state.have_prev = had_prev;
     gst_buffer_unref (field);
     return status;
   }
