@@ -73,6 +73,48 @@ GST_START_TEST (test_policy_load_and_back)
 
 GST_END_TEST;
 
+/* A device that failed: the policy leaves it at once and never returns,
+ * however free the GPU looks and however long the probes wait. */
+GST_START_TEST (test_policy_fault)
+{
+  GstCLPolicyParams p;
+  GstCLPolicy pol;
+  gint64 t = 0;
+  guint i;
+
+  test_params (&p);
+  p.probe_ms = 500;
+  gst_cl_policy_init (&pol, &p, GPU, 0);
+  for (i = 0; i < 5; i++)
+    feed (&pol, &t, 0.0, 1.0);
+  fail_unless (gst_cl_policy_fail (&pol, GPU, t));
+  fail_unless_equals_int (pol.active, CPU);
+  fail_unless_equals_int (pol.switches, 1);
+  fail_unless_equals_string (gst_cl_switch_reason_name
+      (GST_CL_SWITCH_FAULT), "fault");
+  /* Free (busy 0), and no busy signal at all (probes): stays. */
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.0, 4.0), GST_CL_SWITCH_NONE);
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, -1, 4.0), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.active, CPU);
+  /* The other fails too: nowhere to go. */
+  fail_if (gst_cl_policy_fail (&pol, CPU, t));
+
+  /* The standby failing (e.g. its programs did not build) moves nothing
+   * now and forbids the move later: loaded, the GPU stays. */
+  gst_cl_policy_init (&pol, &p, GPU, 0);
+  t = 0;
+  fail_unless (gst_cl_policy_fail (&pol, CPU, t));
+  fail_unless_equals_int (pol.active, GPU);
+  fail_unless_equals_int (pol.switches, 0);
+  for (i = 0; i < 50; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.95, 3.0), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.active, GPU);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_policy_dwell)
 {
   GstCLPolicyParams p;
@@ -620,6 +662,7 @@ auto_policy_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_policy_load_and_back);
   tcase_add_test (tc, test_policy_dwell);
+  tcase_add_test (tc, test_policy_fault);
   tcase_add_test (tc, test_policy_square_wave);
   tcase_add_test (tc, test_policy_kernel_time);
   tcase_add_test (tc, test_policy_gpu_still_faster);
