@@ -3,27 +3,51 @@
  * runs, one frame in every K checked element by element against the C
  * references (gst/ref/).
  *
- *   soak [--frames 100000] [--elements "clblur ! clsobel ! clhisteq"]
+ *   soak [--frames 100000]
+ *        [--elements "clblur ! clsobel ! clhisteq smoothing=1 ! cloptflow"]
  *        [--format NV12|GRAY8] [--size 160x120] [--check-every 1000]
  *        [--warmup 5000] [--max-growth 1.0]
  *
  * Each element of the chain is checked on the frame it actually received
  * (pad probes on its sink and src pads), so any chain works; elements
- * without a reference here (cloptflow, ...) are run but not checked, and
- * the report says so. clhisteq is checked when smoothing <= 1 (its temporal
- * state would need every earlier frame); the default chain sets that.
+ * without a reference here are run but not checked, and the report says
+ * so. clhisteq is checked when smoothing <= 1 (its temporal state would
+ * need every earlier frame); the default chain sets that. cloptflow's flow
+ * (the GstCLFlowMeta field) is checked against the C reference's
+ * pyramidal Lucas-Kanade (gst/ref/optflow.c, the element's own levels,
+ * window, iterations and epsilon) on the pair of frames it received (the
+ * frame before the checked one is kept too), within FLOW_TOL.
  * RSS is read from /proc/self/statm every 1000 frames; growth is measured
  * from the end of the warm-up to the end of the run. Exit status 0 when
  * every checked frame matched (within 1) and RSS grew less than the limit. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gstclref.h"
+#include "clfilters/gstclflowmeta.h"
+#include "elements/gstcloptflowkernel.h"
+
+/* cloptflow against its C reference, over a whole frame: each kernel
+ * matches its reference within 1e-3 px + 1e-3 relative (FLOW_ABS,
+ * FLOW_REL: the kernel checker's buffer tolerance,
+ * tests/check_optflow_kernels.c), and so does the field, but for the few
+ * pixels whose move is within float rounding of epsilon: they stop one
+ * iteration earlier or later on one side (the checker allows those flags
+ * to differ), and the upsampling doubles what a coarse level left. So:
+ * at most FLOW_OUTLIERS of the values outside the checker's tolerance,
+ * none further than FLOW_TOL px (seen here: 4 values of 192 000 outside,
+ * the worst 0.025 px; one iteration more or fewer puts thousands
+ * outside). */
+#define FLOW_ABS 1e-3
+#define FLOW_REL 1e-3
+#define FLOW_OUTLIERS 0.001
+#define FLOW_TOL 0.05
 
 typedef struct
 {
@@ -31,8 +55,13 @@ typedef struct
   const gchar *factory;
   GstVideoInfo in_info, out_info;
   GstBuffer *in;                /* copy of the input of the frame checked */
+  GstBuffer *prev;              /* cloptflow: the frame before it */
+  GstBuffer *last;              /* cloptflow: the last pre-checked input */
   guint checked, skipped;
   gint worst;
+  gdouble flow_worst;           /* cloptflow: largest flow error, px */
+  gdouble flow_outliers;        /* ... largest share of values outside the
+                                 * kernel checker's tolerance */
 } Stage;
 
 static guint64 check_every = 1000;
@@ -53,10 +82,136 @@ rss_kib (void)
 }
 
 static gboolean
+is_checked_offset (guint64 offset)
+{
+  return offset % check_every == check_every - 1;
+}
+
+static gboolean
 is_checked_frame (GstBuffer * buf)
 {
   /* videotestsrc numbers frames through their offset. */
-  return GST_BUFFER_OFFSET (buf) % check_every == check_every - 1;
+  return is_checked_offset (GST_BUFFER_OFFSET (buf));
+}
+
+/* The reference flow of @a -> @b (luma planes, w x h) as cloptflow
+ * computes it: pyramids, then coarse to fine, zero at the top, upsampled
+ * below, @iterations iterations per level (the first ignoring the
+ * convergence flags), on buffers (exact bilinear sampling). */
+static gfloat *
+reference_flow (const guint8 * a, gint as, const guint8 * b, gint bs, gint w,
+    gint h, gint levels, gint r, gint iterations, gfloat eps)
+{
+  gint lw[GST_CL_OPTFLOW_MAX_LEVELS], lh[GST_CL_OPTFLOW_MAX_LEVELS];
+  gfloat *pa[GST_CL_OPTFLOW_MAX_LEVELS], *pb[GST_CL_OPTFLOW_MAX_LEVELS];
+  gfloat *flow = NULL, *grad, *tinv;
+  guint8 *conv;
+
+  levels = gst_cl_optflow_effective_levels (w, h, levels);
+  lw[0] = w;
+  lh[0] = h;
+  for (gint l = 1; l < levels; l++) {
+    lw[l] = (lw[l - 1] + 1) / 2;
+    lh[l] = (lh[l - 1] + 1) / 2;
+  }
+  for (gint l = 0; l < levels; l++) {
+    pa[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
+    pb[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
+    if (l == 0) {
+      gst_cl_ref_optflow_luma (a, as, w, h, 1, NULL, pa[0]);
+      gst_cl_ref_optflow_luma (b, bs, w, h, 1, NULL, pb[0]);
+    } else {
+      gst_cl_ref_optflow_pyrdown (pa[l - 1], lw[l - 1], lh[l - 1], pa[l]);
+      gst_cl_ref_optflow_pyrdown (pb[l - 1], lw[l - 1], lh[l - 1], pb[l]);
+    }
+  }
+  grad = g_new (gfloat, 2 * (gsize) w * h);
+  tinv = g_new (gfloat, 4 * (gsize) w * h);
+  conv = g_new0 (guint8, (gsize) w * h);
+  for (gint l = levels - 1; l >= 0; l--) {
+    gfloat *f = g_new0 (gfloat, 2 * (gsize) lw[l] * lh[l]);
+    if (flow) {
+      gst_cl_ref_optflow_upsample (flow, lw[l + 1], lh[l + 1], f, lw[l],
+          lh[l]);
+      g_free (flow);
+    }
+    flow = f;
+    gst_cl_ref_optflow_gradient (pa[l], lw[l], lh[l], grad);
+    gst_cl_ref_optflow_tensor (grad, lw[l], lh[l], r, gst_cl_optflow_reg (r),
+        tinv);
+    for (gint it = 0; it < iterations; it++)
+      gst_cl_ref_optflow_iterate (pa[l], pb[l], grad, tinv, lw[l], lh[l], r,
+          eps, it == 0, 0, flow, conv);
+  }
+  for (gint l = 0; l < levels; l++) {
+    g_free (pa[l]);
+    g_free (pb[l]);
+  }
+  g_free (grad);
+  g_free (tinv);
+  g_free (conv);
+  return flow;
+}
+
+/* cloptflow: the largest |flow - reference| in px, or < 0 (unchecked);
+ * the share of values outside the kernel checker's tolerance in
+ * @outliers. */
+static gdouble
+check_flow (Stage * st, GstBuffer * out, gdouble * outliers)
+{
+  GstCLFlowMeta *m = gst_buffer_get_cl_flow_meta (out);
+  GstVideoFrame fa, fb;
+  GstMapInfo map;
+  gint levels, window, iterations, sampling;
+  gdouble eps, worst = 0;
+  gint w, h;
+  gfloat *ref;
+  guint64 outside = 0;
+
+  if (!m || !st->prev || GST_BUFFER_OFFSET (st->prev) + 1 !=
+      GST_BUFFER_OFFSET (st->in))
+    return -1;
+  g_object_get (st->element, "levels", &levels, "window-size", &window,
+      "iterations", &iterations, "epsilon", &eps, "sampling", &sampling,
+      NULL);
+  /* sampling=image: texture filtering may round weights (not checked). */
+  if (sampling == 2)
+    return -1;
+  if (!gst_video_frame_map (&fa, &st->in_info, st->prev, GST_MAP_READ))
+    return 1e9;
+  if (!gst_video_frame_map (&fb, &st->in_info, st->in, GST_MAP_READ)) {
+    gst_video_frame_unmap (&fa);
+    return 1e9;
+  }
+  w = GST_VIDEO_FRAME_WIDTH (&fa);
+  h = GST_VIDEO_FRAME_HEIGHT (&fa);
+  ref = reference_flow (GST_VIDEO_FRAME_PLANE_DATA (&fa, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fa, 0),
+      GST_VIDEO_FRAME_PLANE_DATA (&fb, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 0), w, h, levels, window / 2,
+      iterations, (gfloat) eps);
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  if ((gint) m->width != w || (gint) m->height != h ||
+      !gst_buffer_map (m->field, &map, GST_MAP_READ)) {
+    g_free (ref);
+    return 1e9;
+  }
+  for (gint y = 0; y < h; y++) {
+    const gfloat *row = (const gfloat *) (map.data + m->stride * y);
+    for (gint i = 0; i < 2 * w; i++) {
+      gdouble r = ref[2 * w * y + i];
+      gdouble e = fabs ((gdouble) row[i] - r);
+      if (!(e <= worst))        /* NaN too */
+        worst = isnan (e) ? 1e9 : e;
+      if (!(e <= FLOW_ABS + FLOW_REL * fabs (r)))
+        outside++;
+    }
+  }
+  *outliers = (gdouble) outside / (2.0 * w * h);
+  gst_buffer_unmap (m->field, &map);
+  g_free (ref);
+  return worst;
 }
 
 static gint
@@ -187,27 +342,49 @@ check_stage (Stage * st, GstBuffer * in, GstBuffer * out)
   return worst;
 }
 
+/* A copy in system memory, metadata included (the element may reuse its
+ * input once done; a deep copy of OpenCL memory would count as a pool
+ * allocation). */
+static GstBuffer *
+copy_input (GstBuffer * buf)
+{
+  GstMapInfo map;
+  GstBuffer *copy;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+    return NULL;
+  copy = gst_buffer_new_memdup (map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_copy_into (copy, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+  return copy;
+}
+
 static GstPadProbeReturn
 on_sink (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   Stage *st = data;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gboolean flow = !strcmp (st->factory, "cloptflow");
 
+  /* cloptflow's flow is of the pair (frame before, checked frame). */
+  if (flow && is_checked_frame (buf)) {
+    gst_clear_buffer (&st->prev);
+    st->prev = st->last;
+    st->last = NULL;
+  }
+  if (flow && is_checked_offset (GST_BUFFER_OFFSET (buf) + 1)) {
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    gst_video_info_from_caps (&st->in_info, caps);
+    gst_caps_unref (caps);
+    gst_clear_buffer (&st->last);
+    st->last = copy_input (buf);
+  }
   if (is_checked_frame (buf)) {
     GstCaps *caps = gst_pad_get_current_caps (pad);
     gst_video_info_from_caps (&st->in_info, caps);
     gst_caps_unref (caps);
     gst_clear_buffer (&st->in);
-    /* A copy in system memory (the element may reuse its input once done;
-     * a deep copy of OpenCL memory would count as a pool allocation). */
-    {
-      GstMapInfo map;
-      if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
-        st->in = gst_buffer_new_memdup (map.data, map.size);
-        gst_buffer_unmap (buf, &map);
-        gst_buffer_copy_into (st->in, buf, GST_BUFFER_COPY_METADATA, 0, -1);
-      }
-    }
+    st->in = copy_input (buf);
   }
   return GST_PAD_PROBE_OK;
 }
@@ -226,7 +403,23 @@ on_src (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     gst_video_info_from_caps (&st->out_info, caps);
     gst_caps_unref (caps);
   }
-  worst = check_stage (st, st->in, buf);
+  if (!strcmp (st->factory, "cloptflow")) {
+    gdouble out = 0, e = check_flow (st, buf, &out);
+    worst = e < 0 ? -1 : 0;
+    if (e >= 0) {
+      st->flow_worst = MAX (st->flow_worst, e);
+      st->flow_outliers = MAX (st->flow_outliers, out);
+      if (e > FLOW_TOL || out > FLOW_OUTLIERS) {
+        g_printerr ("cloptflow: the flow of frame %" G_GUINT64_FORMAT
+            " differs from the reference by up to %.4f px, %.3f%% of the "
+            "values by more than %g px + %g\n", GST_BUFFER_OFFSET (buf), e,
+            100 * out, FLOW_ABS, FLOW_REL);
+        g_atomic_int_inc (&failures);
+      }
+    }
+  } else {
+    worst = check_stage (st, st->in, buf);
+  }
   if (worst < 0) {
     st->skipped++;
   } else {
@@ -306,7 +499,8 @@ main (int argc, char **argv)
   }
   g_option_context_free (opts);
   if (!elements)
-    elements = g_strdup ("clblur ! clsobel ! clhisteq smoothing=1");
+    elements = g_strdup ("clblur ! clsobel ! clhisteq smoothing=1 ! "
+        "cloptflow");
   if (!format)
     format = g_strdup ("NV12");
   if (size && sscanf (size, "%dx%d", &width, &height) != 2) {
@@ -387,9 +581,17 @@ main (int argc, char **argv)
       n / ((t_end - t0) / 1e6), format, width, height);
   for (guint i = 0; i < stages->len; i++) {
     Stage *st = g_ptr_array_index (stages, i);
-    printf ("%s: %u frames checked against the reference (max diff %d)%s\n",
-        st->factory, st->checked, st->worst, st->skipped ?
-        ", not checked (no reference for this configuration)" : "");
+    if (!strcmp (st->factory, "cloptflow"))
+      printf ("%s: %u flows checked against the reference (max diff "
+          "%.4f px, limit %.2f; at most %.4f%% of the values outside %g px "
+          "+ %g, limit %.1f%%)%s\n", st->factory, st->checked,
+          st->flow_worst, FLOW_TOL, 100 * st->flow_outliers, FLOW_ABS,
+          FLOW_REL, 100 * FLOW_OUTLIERS, st->skipped ?
+          ", some not checked (no previous frame or image sampling)" : "");
+    else
+      printf ("%s: %u frames checked against the reference (max diff %d)%s\n",
+          st->factory, st->checked, st->worst, st->skipped ?
+          ", not checked (no reference for this configuration)" : "");
     checked += st->checked;
   }
   {
