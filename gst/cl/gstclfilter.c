@@ -261,6 +261,8 @@ fail_slot (GstCLFilter * self, guint slot, const gchar * what, gboolean post)
   return TRUE;
 }
 
+static void clear_pool (GstBufferPool ** pool);
+
 /* Makes @slot's context the element's (no kernels built). */
 static void
 take_slot (GstCLFilter * self, guint slot)
@@ -275,6 +277,8 @@ take_slot (GstCLFilter * self, guint slot)
   priv->slot = priv->frame_slot = slot;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&old);
+  /* Copies of foreign input must be memory of the new device. */
+  clear_pool (&priv->import_pool);
 }
 
 static gboolean
@@ -1419,8 +1423,9 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
  * group stops using that device, the element moves to the other one, and
  * @outbuf gets memory of the other device, so the caller can run the same
  * frame again from its input (which no element writes: none works in
- * place). FALSE when there is no other usable device. */
-static gboolean
+ * place). FRAME_OK: run it again; FRAME_FAULT: no other usable device;
+ * FRAME_ERROR: the move failed (an error is posted). */
+static FrameResult
 fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
 {
   GstCLFilterPrivate *priv = PRIV (self);
@@ -1433,11 +1438,11 @@ fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
   gchar *detail;
 
   if (!priv->group || !gst_cl_auto_slot_usable (priv->group, other))
-    return FALSE;
+    return FRAME_FAULT;
   detail = g_strdup_printf ("%s on \"%s\"", what, priv->device->name);
   if (!fail_slot (self, failed, detail, FALSE)) {
     g_free (detail);
-    return FALSE;
+    return FRAME_FAULT;
   }
   g_free (detail);
 
@@ -1451,12 +1456,16 @@ fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
   mem = gst_allocator_alloc (allocator, gst_buffer_get_size (outbuf),
       &params);
   gst_object_unref (allocator);
-  if (!mem)
-    return FALSE;
+  if (!mem) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate an output frame on \"%s\".",
+            priv->group->devices[other]->name), ("after: %s", what));
+    return FRAME_ERROR;
+  }
   gst_buffer_replace_all_memory (outbuf, mem);
 
   priv->frame_slot = other;
-  return switch_slot (self, other);
+  return switch_slot (self, other) ? FRAME_OK : FRAME_ERROR;
 }
 
 static GstFlowReturn
@@ -1484,14 +1493,18 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   result = run_frame (self, inbuf, outbuf, &what);
   if (result == FRAME_FAULT && priv->group) {
     GstCLContext *failed = gst_object_ref (priv->context);
+    FrameResult moved;
     priv->frame_faulted = TRUE;
-    if (fail_over (self, outbuf, what)) {
+    moved = fail_over (self, outbuf, what);
+    priv->frame_faulted = FALSE;
+    if (moved == FRAME_OK) {
       /* The same frame again, on the other device. */
       GST_INFO_OBJECT (self, "frame failed on %s (%s): running it again on "
           "%s", failed->device->name, what, priv->device->name);
       g_clear_pointer (&what, g_free);
-      priv->frame_faulted = FALSE;
       result = run_frame (self, inbuf, outbuf, &what);
+    } else if (moved == FRAME_ERROR) {
+      result = FRAME_ERROR;
     }
     gst_object_unref (failed);
   }
