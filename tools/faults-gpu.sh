@@ -5,6 +5,11 @@
 # must end gst-launch with an element error naming it (exit status 1), and
 # clshim must report no OpenCL object alive at exit.
 # Usage: tools/faults-gpu.sh [device]   (default: gpu)
+# With AUTO_GPU=P.D (the GPU's platform.device index; a CPU OpenCL device,
+# e.g. PoCL, must be present too) it also runs device=auto with faults
+# aimed at that GPU (clshim's NAME@P.D): each must move the chain to the
+# CPU device (a gst-cl-device-switch message of reason fault), every frame
+# delivered (exit status 0), nothing alive at exit.
 set -u
 cd "$(dirname "$0")/.."
 device=${1:-gpu}
@@ -38,4 +43,27 @@ for spec in clEnqueueMapBuffer:1:CL_MAP_FAILURE clEnqueueMapBuffer:3 \
     [ $rc -ne 0 ] || status=1
   fi
 done
+if [ -n "${AUTO_GPU:-}" ]; then
+  # A cache of its own: a refused cached binary is deleted.
+  auto_cache=$(mktemp -d)
+  for spec in clEnqueueNDRangeKernel@$AUTO_GPU:5:CL_OUT_OF_RESOURCES \
+      clEnqueueWriteBuffer@$AUTO_GPU:2 clEnqueueWriteBuffer@$AUTO_GPU:20+ \
+      clBuildProgram@$AUTO_GPU:1+ clCreateContext@$AUTO_GPU:1; do
+    out=$(CLSHIM_FAIL=$spec CLSHIM_REPORT=- GST_CL_CACHE_DIR=$auto_cache \
+      LD_PRELOAD=$PWD/build/tests/libclshim.so gst-launch-1.0 -m \
+      videotestsrc num-buffers=30 ! \
+      video/x-raw,format=NV12,width=640,height=480 ! clblur ! clhisteq ! \
+      videoconvert ! fakesink 2>&1)
+    rc=$?
+    live=$(echo "$out" | sed -n 's/.*live at exit: //p' | tail -n 1)
+    moved=$(echo "$out" | grep -c 'reason=(string)fault' || true)
+    echo "auto, $spec: exit $rc; $moved fault switch messages; live at exit: $live"
+    case "$live" in
+      "mem 0 "*"kernel 0 "*"program 0 "*"queue 0 "*"context 0 "*"event 0 "*) ;;
+      *) status=1 ;;
+    esac
+    [ $rc -eq 0 ] && [ "$moved" -gt 0 ] || status=1
+  done
+  rm -rf "$auto_cache"
+fi
 exit $status
