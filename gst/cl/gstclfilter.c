@@ -255,7 +255,7 @@ fail_slot (GstCLFilter * self, guint slot, const gchar * what, gboolean post)
       ("%s; the device is not used again until the pipeline restarts",
           what));
   if (post)
-    post_fault_message (self, a, b, priv->leader ? "leader" : "follower");
+    post_fault_message (self, a, b, "start");
   g_free (a);
   g_free (b);
   return TRUE;
