@@ -1342,9 +1342,18 @@ typedef enum
                                  * how; nothing posted yet */
 } FrameResult;
 
+/* Which step of a frame failed (for the error when nothing else can run
+ * it). */
+typedef enum
+{
+  FAULT_PROCESS,
+  FAULT_INPUT,
+  FAULT_OUTPUT,
+} FaultKind;
+
 static FrameResult
 run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
-    gchar ** what)
+    gchar ** what, FaultKind * kind)
 {
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
@@ -1367,11 +1376,13 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   } else if (!import_input (self, inbuf, &in, &owns_in)) {
     *what = g_strdup_printf ("could not access the input frame %"
         GST_PTR_FORMAT, inbuf);
+    *kind = FAULT_INPUT;
     return FRAME_FAULT;
   }
   if (!map_cl_frame (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
     unmap_frame (&in, owns_in);
     *what = g_strdup ("could not access the output frame");
+    *kind = FAULT_OUTPUT;
     return FRAME_FAULT;
   }
 
@@ -1414,9 +1425,37 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
   if (status != CL_SUCCESS) {
     *what = g_strdup_printf ("%s (%d)", gst_cl_error_name (status), status);
+    *kind = FAULT_PROCESS;
     return FRAME_FAULT;
   }
   return FRAME_OK;
+}
+
+/* An output frame made on another device gets memory of @slot's device:
+ * same size, same layout (pools of both devices lay out frames from the
+ * caps alone). The old memory goes with the buffer's pool slot (a buffer
+ * whose memory was replaced is not reused). Posts its error. */
+static gboolean
+move_output (GstCLFilter * self, GstBuffer * outbuf, guint slot)
+{
+  GstCLFilterPrivate *priv = PRIV (self);
+  GstAllocator *allocator = gst_cl_allocator_new (priv->group->contexts[slot]);
+  GstAllocationParams params;
+  GstMemory *mem;
+
+  gst_allocation_params_init (&params);
+  params.align = GST_CL_HOST_ALIGN - 1;
+  mem = gst_allocator_alloc (allocator, gst_buffer_get_size (outbuf),
+      &params);
+  gst_object_unref (allocator);
+  if (!mem) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate an output frame on \"%s\".",
+            priv->group->devices[slot]->name), (NULL));
+    return FALSE;
+  }
+  gst_buffer_replace_all_memory (outbuf, mem);
+  return TRUE;
 }
 
 /* device=auto: the frame failed on this element's device (@what). The
@@ -1432,9 +1471,6 @@ fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
   guint failed = priv->slot;
   guint other = failed == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
       GST_CL_SLOT_PREFERRED;
-  GstAllocator *allocator;
-  GstAllocationParams params;
-  GstMemory *mem;
   gchar *detail;
 
   if (!priv->group || !gst_cl_auto_slot_usable (priv->group, other))
@@ -1446,24 +1482,8 @@ fail_over (GstCLFilter * self, GstBuffer * outbuf, const gchar * what)
   }
   g_free (detail);
 
-  /* The output frame was made on the failed device: same size, same
-   * layout (pools of both devices lay out frames from the caps alone),
-   * the other device's memory. The old memory goes with the buffer's
-   * pool slot (a buffer whose memory was replaced is not reused). */
-  allocator = gst_cl_allocator_new (priv->group->contexts[other]);
-  gst_allocation_params_init (&params);
-  params.align = GST_CL_HOST_ALIGN - 1;
-  mem = gst_allocator_alloc (allocator, gst_buffer_get_size (outbuf),
-      &params);
-  gst_object_unref (allocator);
-  if (!mem) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Could not allocate an output frame on \"%s\".",
-            priv->group->devices[other]->name), ("after: %s", what));
+  if (!move_output (self, outbuf, other))
     return FRAME_ERROR;
-  }
-  gst_buffer_replace_all_memory (outbuf, mem);
-
   priv->frame_slot = other;
   return switch_slot (self, other) ? FRAME_OK : FRAME_ERROR;
 }
@@ -1476,6 +1496,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCLFilterPrivate *priv = PRIV (self);
   gboolean rebuild;
   gchar *what = NULL;
+  FaultKind kind = FAULT_PROCESS;
   FrameResult result;
 
   if (priv->group && priv->frame_slot != priv->slot &&
@@ -1488,9 +1509,14 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GST_OBJECT_UNLOCK (self);
   if (rebuild && !build_locked (self))
     return GST_FLOW_ERROR;
+  /* The rebuild left a device that failed to build: the frame too. */
+  if (priv->group && gst_buffer_n_memory (outbuf) == 1 &&
+      gst_is_cl_memory (gst_buffer_peek_memory (outbuf, 0)) &&
+      !gst_cl_memory_is_of_context (gst_buffer_peek_memory (outbuf, 0),
+          priv->context) && !move_output (self, outbuf, priv->slot))
+    return GST_FLOW_ERROR;
 
-  priv->frame_faulted = FALSE;
-  result = run_frame (self, inbuf, outbuf, &what);
+  result = run_frame (self, inbuf, outbuf, &what, &kind);
   if (result == FRAME_FAULT && priv->group) {
     GstCLContext *failed = gst_object_ref (priv->context);
     FrameResult moved;
@@ -1502,14 +1528,19 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       GST_INFO_OBJECT (self, "frame failed on %s (%s): running it again on "
           "%s", failed->device->name, what, priv->device->name);
       g_clear_pointer (&what, g_free);
-      result = run_frame (self, inbuf, outbuf, &what);
+      result = run_frame (self, inbuf, outbuf, &what, &kind);
     } else if (moved == FRAME_ERROR) {
       result = FRAME_ERROR;
     }
     gst_object_unref (failed);
   }
-  priv->frame_faulted = FALSE;
-  if (result == FRAME_FAULT)
+  if (result == FRAME_FAULT && kind == FAULT_INPUT)
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Could not access the input frame."), ("%s", what));
+  else if (result == FRAME_FAULT && kind == FAULT_OUTPUT)
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not access the output frame."), ("%s", what));
+  else if (result == FRAME_FAULT)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("OpenCL failed to process a frame on \"%s\": %s.",
             priv->device->name, what),
