@@ -104,6 +104,111 @@ check_one (GstCLContext * ctx, GstCLBlurProgram * prog, const Params * pr,
   return ok;
 }
 
+/* Every plane of an NV12 (@n_planes 2) or I420 (3) frame in one launch,
+ * luma with the program's taps and chroma with its chroma taps, against the
+ * reference plane by plane; planes at odd offsets with padded strides
+ * (random) or 4-byte aligned (structured), in any order in the buffer. */
+static void
+check_planes (GstCLContext * ctx, GstCLBlurProgram * prog, const Params * pr,
+    const Size * sz, guint n_planes, gboolean structured)
+{
+  GstCLPlane sp[3], dp[3];
+  gsize src_size = 4096, dst_size = 64;
+  guint8 *src, *dst, *ref, *mask;
+  gint maxdiff = 0, bad_x = -1, bad_y = -1, bad_p = -1;
+  gboolean guard_ok = TRUE;
+  cl_int status;
+  cl_mem s, d;
+  cl_event ev = NULL;
+
+  for (guint i = 0; i < n_planes; i++) {
+    const gint w = i ? (sz->width + 1) / 2 : sz->width;
+    const gint h = i ? (sz->height + 1) / 2 : sz->height;
+    const gint cn = i && n_planes == 2 ? 2 : 1;
+    const gint wb = w * cn, pad = structured ? 4 * (rnd () % 9) : rnd () % 37;
+    sp[i] = (GstCLPlane) {
+    src_size + (structured ? 0 : 1 + rnd () % 3),
+          structured ? GST_ROUND_UP_4 (wb) + pad : wb + pad, w, h, cn};
+    dp[i] = (GstCLPlane) {
+    dst_size + (structured ? 0 : 1 + rnd () % 3),
+          structured ? GST_ROUND_UP_4 (wb) : wb + (pad ? 3 : 0), w, h, cn};
+    src_size = GST_ROUND_UP_64 (sp[i].offset + (gsize) sp[i].stride * h);
+    dst_size = GST_ROUND_UP_64 (dp[i].offset + (gsize) dp[i].stride * h) + 64;
+  }
+  src = g_malloc (src_size);
+  dst = g_malloc (dst_size);
+  ref = g_malloc (dst_size);
+  mask = g_malloc0 (dst_size);
+  for (gsize i = 0; i < src_size; i++)
+    src[i] = rnd ();
+  memset (dst, 0xA5, dst_size);
+  memcpy (ref, dst, dst_size);
+  for (guint i = 0; i < n_planes; i++) {
+    const GstCLBlurTaps *t = i ? &prog->chroma_taps : &prog->taps;
+    const gint wb = sp[i].width * sp[i].pixel_bytes;
+    fill_noise_or_edges (src + sp[i].offset, sp[i].stride, wb, sp[i].height,
+        structured);
+    gst_cl_ref_blur_plane (src + sp[i].offset, sp[i].stride, ref + dp[i].offset,
+        dp[i].stride, sp[i].width, sp[i].height, sp[i].pixel_bytes, t->wx,
+        t->kx, t->wy, t->ky);
+    for (gint y = 0; y < dp[i].height; y++)
+      memset (mask + dp[i].offset + (gsize) y * dp[i].stride, 1, wb);
+  }
+
+  s = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      src_size, src, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  d = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+      dst_size, dst, &status);
+  g_assert_cmpint (status, ==, CL_SUCCESS);
+  status = gst_cl_blur_program_enqueue_planes (prog, ctx->queue, s, sp, d, dp,
+      n_planes, &ev);
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer (ctx->queue, d, CL_TRUE, 0, dst_size, dst, 1,
+        &ev, NULL);
+  if (ev)
+    clReleaseEvent (ev);
+  clReleaseMemObject (s);
+  clReleaseMemObject (d);
+
+  if (status == CL_SUCCESS) {
+    for (guint i = 0; i < n_planes; i++) {
+      gint bx = -1, by = -1;
+      gboolean unused = TRUE;
+      gint m = kernelcheck_compare (dst, ref, 0, dp[i].offset, dp[i].stride,
+          sp[i].width * sp[i].pixel_bytes, sp[i].height, 0xA5, &bx, &by,
+          &unused);
+      if (m > maxdiff) {
+        maxdiff = m;
+        bad_x = bx;
+        bad_y = by;
+        bad_p = i;
+      }
+    }
+    for (gsize i = 0; i < dst_size; i++)
+      if (!mask[i] && dst[i] != 0xA5)
+        guard_ok = FALSE;
+  }
+
+  n_checked++;
+  if (status != CL_SUCCESS || maxdiff > 1 || !guard_ok) {
+    n_failed++;
+    g_printerr ("FAIL %s %s %s one launch: %dx%d sigma=%.2f/%.2f ksize=%d "
+        "(taps %dx%d, chroma %dx%d) %s: status=%d max diff %d in plane %d "
+        "at byte (%d,%d)%s\n", ctx->device->name,
+        gst_cl_blur_variant_name (prog->variant),
+        n_planes == 2 ? "NV12" : "I420", sz->width, sz->height, pr->sx,
+        pr->sy, pr->ksize, prog->taps.kx, prog->taps.ky, prog->chroma_taps.kx,
+        prog->chroma_taps.ky, structured ? "structured" : "random", status,
+        maxdiff, bad_p, bad_x, bad_y,
+        guard_ok ? "" : ", wrote outside the planes");
+  }
+  g_free (src);
+  g_free (dst);
+  g_free (ref);
+  g_free (mask);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -121,13 +226,17 @@ main (int argc, char **argv)
         variant++) {
       for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
         const Params *pr = &params[pi];
-        GstCLBlurTaps taps;
+        GstCLBlurTaps taps, chroma;
         GstCLBlurProgram prog;
-        gint before = n_failed;
+        gint before = n_failed, n_planes_checked = 0;
 
         gst_cl_blur_taps_compute (&taps, pr->sx, pr->sy > 0 ? pr->sy : pr->sx,
             pr->ksize, 0, 0);
-        if (!gst_cl_blur_program_init (&prog, ctx, &taps, variant, &err)) {
+        /* as the element does for 4:2:0 chroma */
+        gst_cl_blur_taps_compute (&chroma, pr->sx,
+            pr->sy > 0 ? pr->sy : pr->sx, pr->ksize, 1, 1);
+        if (!gst_cl_blur_program_init_planes (&prog, ctx, &taps, &chroma,
+                variant, &err)) {
           g_printerr ("FAIL %s: build: %s\n", dev->name, err->message);
           g_clear_error (&err);
           n_failed++;
@@ -141,9 +250,32 @@ main (int argc, char **argv)
             check_one (ctx, &prog, pr, &sizes[si], cn, FALSE);
             check_one (ctx, &prog, pr, &sizes[si], cn, TRUE);
           }
-        g_print ("%s %-5s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles %d/%d/%d:"
-            " %s\n", dev->name, gst_cl_blur_variant_name (variant), pr->sx, pr->sy, pr->ksize, taps.kx, taps.ky,
-            prog.tile_h[0], prog.tile_h[1], prog.tile_h[2],
+        /* The one-launch YUV kernels, where the variant has them (tiled). */
+        for (guint n = 2; n <= 3; n++) {
+          const GstCLPlane layout[3] = { {0, 0, 0, 0, 1}, {0, 0, 0, 0,
+                  n == 2 ? 2 : 1}, {0, 0, 0, 0, 1} };
+          if (!gst_cl_blur_program_has_planes (&prog, layout, n))
+            continue;
+          for (guint si = 0; si < G_N_ELEMENTS (sizes); si++) {
+            if (sizes[si].width > 1000 && taps.kx > 9)
+              continue;
+            check_planes (ctx, &prog, pr, &sizes[si], n, FALSE);
+            check_planes (ctx, &prog, pr, &sizes[si], n, TRUE);
+            n_planes_checked += 2;
+          }
+        }
+        if (variant == GST_CL_BLUR_TILED && prog.tile_h[0] > 0 &&
+            n_planes_checked == 0) {
+          g_printerr ("FAIL %s tiled: no one-launch YUV kernel built\n",
+              dev->name);
+          n_failed++;
+        }
+        g_print ("%s %-5s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles %d/%d/%d,"
+            " chroma taps %dx%d tiles %d/%d, %d one-launch YUV frames: %s\n",
+            dev->name, gst_cl_blur_variant_name (variant), pr->sx, pr->sy,
+            pr->ksize, taps.kx, taps.ky, prog.tile_h[0], prog.tile_h[1],
+            prog.tile_h[2], chroma.kx, chroma.ky, prog.chroma_tile_h[0],
+            prog.chroma_tile_h[1], n_planes_checked,
             n_failed == before ? "ok" : "FAILED");
         gst_cl_blur_program_clear (&prog);
       }

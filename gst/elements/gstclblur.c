@@ -112,15 +112,22 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
   if (!effective_params (self, &sx, &sy, &ksize))
     return TRUE;                /* identity: passthrough, nothing to build */
 
-  /* Both plane kinds at start, so a later caps change compiles nothing. */
+  /* Both plane kinds at start, so a later caps change compiles nothing.
+   * The full-resolution program also gets the chroma taps: on GPUs (tiled
+   * variant) it then blurs every plane of an NV12 or I420 frame in one
+   * launch. */
+  GstCLBlurTaps taps[N_PLANE_KINDS];
+  for (gint kind = 0; kind < N_PLANE_KINDS; kind++)
+    gst_cl_blur_taps_compute (&taps[kind], sx, sy, ksize, kind, kind);
   for (gint kind = 0; kind < N_PLANE_KINDS; kind++) {
-    GstCLBlurTaps taps;
-    gst_cl_blur_taps_compute (&taps, sx, sy, ksize, kind, kind);
-    if (!gst_cl_blur_program_init (&self->programs[kind], ctx, &taps,
-            gst_cl_blur_preferred_variant (ctx->device, &taps), error))
+    if (!gst_cl_blur_program_init_planes (&self->programs[kind], ctx,
+            &taps[kind], kind == PLANE_FULL ? &taps[PLANE_HALF] : NULL,
+            gst_cl_blur_preferred_variant (ctx->device, &taps[kind]), error))
       return FALSE;
-    GST_DEBUG_OBJECT (self, "plane kind %d: %dx%d taps, %s", kind, taps.kx,
-        taps.ky, gst_cl_blur_variant_name (self->programs[kind].variant));
+    GST_DEBUG_OBJECT (self, "plane kind %d: %dx%d taps, %s%s", kind,
+        taps[kind].kx, taps[kind].ky,
+        gst_cl_blur_variant_name (self->programs[kind].variant),
+        self->programs[kind].nv12 ? ", NV12/I420 in one launch" : "");
   }
   return TRUE;
 }
@@ -154,6 +161,14 @@ gst_cl_blur_process (GstCLFilter * filter, const GstCLFrame * in,
   GstCLBlur *self = GST_CL_BLUR (filter);
   cl_command_queue queue = gst_cl_filter_get_context (filter)->queue;
   cl_int status = CL_SUCCESS;
+  GstCLBlurProgram *full = &self->programs[PLANE_FULL];
+
+  /* YUV 4:2:0 on a GPU: every plane in one launch (kernels/blur.cl). */
+  if (in->n_planes > 1 && self->plane_kind[0] == PLANE_FULL &&
+      self->plane_kind[1] == PLANE_HALF &&
+      gst_cl_blur_program_has_planes (full, in->planes, in->n_planes))
+    return gst_cl_blur_program_enqueue_planes (full, queue, in->mem,
+        in->planes, out->mem, out->planes, in->n_planes, done);
 
   for (guint p = 0; p < in->n_planes && status == CL_SUCCESS; p++) {
     cl_event ev = NULL;

@@ -2,11 +2,51 @@
 #include "gstclblurkernel.h"
 #include "cl/gstclutils.h"
 
+#include <stdio.h>
 #include <string.h>
 
-#define TILE_W 128
 #define BAND_H 8
 #define TILE_HEIGHTS { 32, 16, 8 }
+#define WG_X 32                 /* default work-group of the tiled kernels */
+#define WG_Y 8
+#define MAX_TILE_H 256
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_blur_kernel_debug);
+#define GST_CAT_DEFAULT gst_cl_blur_kernel_debug
+
+/* What GST_CL_BLUR_TILE asks for: a tile height (0: automatic) and a
+ * work-group shape; malformed values are ignored with a warning. */
+typedef struct
+{
+  gint rows, wg_x, wg_y;
+} TileKnob;
+
+static void
+tile_knob (const GstCLDeviceInfo * dev, TileKnob * knob)
+{
+  const gchar *env = g_getenv (GST_CL_BLUR_TILE_ENV);
+  gint rows = 0, wx = WG_X, wy = WG_Y, n;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_blur_kernel_debug, "clblurkernel", 0,
+      "OpenCL blur kernels");
+  knob->rows = 0;
+  knob->wg_x = WG_X;
+  knob->wg_y = WG_Y;
+  if (!env || !*env)
+    return;
+  n = sscanf (env, "%d:%dx%d", &rows, &wx, &wy);
+  if ((n != 1 && n != 3) || rows < 1 || rows > MAX_TILE_H || wx < 4
+      || wy < 1 || (wx & (wx - 1)) || (wy & (wy - 1))
+      || (gsize) wx * wy > dev->max_work_group_size) {
+    GST_WARNING ("%s=\"%s\" ignored: want ROWS or ROWS:WXxWY, rows 1..%d, "
+        "WX and WY powers of two, WX >= 4, WX*WY <= %zu", GST_CL_BLUR_TILE_ENV,
+        env, MAX_TILE_H, (gsize) dev->max_work_group_size);
+    return;
+  }
+  knob->rows = rows;
+  knob->wg_x = wx;
+  knob->wg_y = wy;
+}
 
 static size_t
 round_up (size_t n, size_t multiple)
@@ -42,22 +82,32 @@ gst_cl_blur_taps_compute (GstCLBlurTaps * taps, gdouble sigma_x,
   gst_cl_gaussian_taps (taps->ky, sy, taps->wy);
 }
 
-/* Tallest tile whose local arrays fit the device, 0 if none does. */
+static gboolean
+tile_fits (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn,
+    gint height, gint wg_x)
+{
+  guint64 budget = MIN (dev->local_mem_size, 48 * 1024) - 1024;
+  guint64 tw = 4 * wg_x;
+  guint64 rows = height + 2 * (taps->ky / 2);
+  guint64 halo = ((taps->kx / 2) * cn + 3) & ~3;
+  return rows * (tw + 2 * halo) + rows * tw * sizeof (gfloat) <= budget;
+}
+
+/* Tallest tile whose local arrays fit the device (or the knob's height
+ * where it fits), 0 if none does. */
 static gint
-tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn)
+tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn,
+    const TileKnob * knob)
 {
   static const gint heights[] = TILE_HEIGHTS;
-  guint64 budget = MIN (dev->local_mem_size, 48 * 1024) - 1024;
 
-  if (dev->max_work_group_size < 256)
+  if (dev->max_work_group_size < (gsize) knob->wg_x * knob->wg_y)
     return 0;
-  for (guint i = 0; i < G_N_ELEMENTS (heights); i++) {
-    guint64 rows = heights[i] + 2 * (taps->ky / 2);
-    guint64 halo = ((taps->kx / 2) * cn + 3) & ~3;
-    guint64 bytes = rows * (TILE_W + 2 * halo) + rows * TILE_W * sizeof (gfloat);
-    if (bytes <= budget)
+  if (knob->rows > 0 && tile_fits (dev, taps, cn, knob->rows, knob->wg_x))
+    return knob->rows;
+  for (guint i = 0; i < G_N_ELEMENTS (heights); i++)
+    if (tile_fits (dev, taps, cn, heights[i], knob->wg_x))
       return heights[i];
-  }
   return 0;
 }
 
@@ -72,9 +122,12 @@ GstCLBlurVariant
 gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
     const GstCLBlurTaps * taps)
 {
+  TileKnob knob;
+
   if (!dev->is_gpu)
     return GST_CL_BLUR_BANDS;
-  if (tile_height (dev, taps, 4) > 0)
+  tile_knob (dev, &knob);
+  if (tile_height (dev, taps, 4, &knob) > 0)
     return GST_CL_BLUR_TILED;
   return GST_CL_BLUR_ROWS;
 }
@@ -91,19 +144,60 @@ gboolean
 gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
     const GstCLBlurTaps * taps, GstCLBlurVariant variant, GError ** error)
 {
+  return gst_cl_blur_program_init_planes (prog, ctx, taps, NULL, variant,
+      error);
+}
+
+static gboolean
+create_kernel (cl_program program, const gchar * name, cl_kernel * kernel,
+    GError ** error)
+{
+  cl_int status;
+  *kernel = clCreateKernel (program, name, &status);
+  return gst_cl_set_error (status, name, error);
+}
+
+gboolean
+gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
+    const GstCLBlurTaps * taps, const GstCLBlurTaps * chroma_taps,
+    GstCLBlurVariant variant, GError ** error)
+{
   static const gint cns[GST_CL_BLUR_N_CN] = { 1, 2, 4 };
   GString *opts = g_string_new ("-cl-std=CL1.2");
+  gboolean planes = FALSE;
+  TileKnob knob;
 
   memset (prog, 0, sizeof (*prog));
   prog->variant = variant;
   prog->taps = *taps;
+  tile_knob (ctx->device, &knob);
+  prog->wg_x = knob.wg_x;
+  prog->wg_y = knob.wg_y;
   g_string_append_printf (opts, " -DKX=%d -DKY=%d", taps->kx, taps->ky);
   append_taps (opts, "WX", taps->wx, taps->kx);
   append_taps (opts, "WY", taps->wy, taps->ky);
   for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
     prog->tile_h[i] = variant == GST_CL_BLUR_TILED ?
-        tile_height (ctx->device, taps, cns[i]) : 0;
+        tile_height (ctx->device, taps, cns[i], &knob) : 0;
     g_string_append_printf (opts, " -DTILE_H%d=%d", cns[i], prog->tile_h[i]);
+  }
+  if (variant == GST_CL_BLUR_TILED) {
+    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d", prog->wg_x,
+        prog->wg_y);
+    if (chroma_taps && prog->tile_h[0] > 0) {
+      prog->chroma_taps = *chroma_taps;
+      for (gint i = 0; i < 2; i++)
+        prog->chroma_tile_h[i] = tile_height (ctx->device, chroma_taps,
+            cns[i], &knob);
+      planes = prog->chroma_tile_h[0] > 0 || prog->chroma_tile_h[1] > 0;
+    }
+  }
+  if (planes) {
+    g_string_append_printf (opts, " -DWITH_PLANES=1 -DKXC=%d -DKYC=%d"
+        " -DTILE_HC1=%d -DTILE_HC2=%d", chroma_taps->kx, chroma_taps->ky,
+        prog->chroma_tile_h[0], prog->chroma_tile_h[1]);
+    append_taps (opts, "WXC", chroma_taps->wx, chroma_taps->kx);
+    append_taps (opts, "WYC", chroma_taps->wy, chroma_taps->ky);
   }
   /* The tiled variant falls back to rows where a tile does not fit. */
   g_string_append_printf (opts, " -DWITH_ROWS=%d -DWITH_BANDS=%d",
@@ -116,21 +210,27 @@ gst_cl_blur_program_init (GstCLBlurProgram * prog, GstCLContext * ctx,
 
   for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
     gchar name[32];
-    cl_int status;
     gboolean tiled = variant == GST_CL_BLUR_TILED && prog->tile_h[i] > 0;
 
     g_snprintf (name, sizeof (name), "blur_%s_c%d",
         variant == GST_CL_BLUR_BANDS ? "bands" : tiled ? "tiled" : "rows",
         cns[i]);
-    prog->kernels[i] = clCreateKernel (prog->program, name, &status);
-    if (!gst_cl_set_error (status, name, error)) {
-      gst_cl_blur_program_clear (prog);
-      return FALSE;
-    }
+    if (!create_kernel (prog->program, name, &prog->kernels[i], error))
+      goto fail;
     if (!tiled)
       prog->tile_h[i] = 0;
   }
+  if (planes && prog->chroma_tile_h[1] > 0 &&
+      !create_kernel (prog->program, "blur_tiled_nv12", &prog->nv12, error))
+    goto fail;
+  if (planes && prog->chroma_tile_h[0] > 0 &&
+      !create_kernel (prog->program, "blur_tiled_i420", &prog->i420, error))
+    goto fail;
   return TRUE;
+
+fail:
+  gst_cl_blur_program_clear (prog);
+  return FALSE;
 }
 
 void
@@ -139,6 +239,10 @@ gst_cl_blur_program_clear (GstCLBlurProgram * prog)
   for (gint i = 0; i < GST_CL_BLUR_N_CN; i++)
     if (prog->kernels[i])
       clReleaseKernel (prog->kernels[i]);
+  if (prog->nv12)
+    clReleaseKernel (prog->nv12);
+  if (prog->i420)
+    clReleaseKernel (prog->i420);
   if (prog->program)
     clReleaseProgram (prog->program);
   memset (prog, 0, sizeof (*prog));
@@ -152,7 +256,7 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   gint i = cn_index (sp->pixel_bytes);
   cl_kernel k;
   cl_int status = CL_SUCCESS;
-  size_t global[2], local[2] = { 32, 8 };
+  size_t global[2], local[2] = { prog->wg_x, prog->wg_y };
   const size_t wb = (size_t) sp->width * sp->pixel_bytes;
   cl_uint arg = 0;
 
@@ -176,13 +280,74 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   }
 
   if (prog->tile_h[i] > 0) {
-    global[0] = (wb + TILE_W - 1) / TILE_W * 32;
-    global[1] = (sp->height + prog->tile_h[i] - 1) / prog->tile_h[i] * 8;
+    const size_t tw = 4 * prog->wg_x;
+    global[0] = (wb + tw - 1) / tw * prog->wg_x;
+    global[1] = (sp->height + prog->tile_h[i] - 1) / prog->tile_h[i] *
+        prog->wg_y;
     return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
         event);
   }
   global[0] = (wb + 15) / 16;
   global[1] = sp->height;
   return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+      event);
+}
+
+gboolean
+gst_cl_blur_program_has_planes (const GstCLBlurProgram * prog,
+    const GstCLPlane * planes, guint n_planes)
+{
+  if (n_planes == 2)
+    return prog->nv12 && planes[0].pixel_bytes == 1 &&
+        planes[1].pixel_bytes == 2;
+  if (n_planes == 3)
+    return prog->i420 && planes[0].pixel_bytes == 1 &&
+        planes[1].pixel_bytes == 1 && planes[2].pixel_bytes == 1;
+  return FALSE;
+}
+
+cl_int
+gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, guint n_planes, cl_event * event)
+{
+  /* (src offset, src stride, dst offset, dst stride, width, height, tiles
+   * across, first group), as blur_tiled_nv12 / _i420 read them */
+  cl_int p[3][8];
+  size_t global[2], local[2] = { prog->wg_x, prog->wg_y };
+  const size_t tw = 4 * prog->wg_x;
+  cl_kernel k = n_planes == 2 ? prog->nv12 : prog->i420;
+  cl_int status = CL_SUCCESS;
+  gint groups = 0;
+
+  if (!gst_cl_blur_program_has_planes (prog, sp, n_planes))
+    return CL_INVALID_KERNEL;
+  memset (p, 0, sizeof (p));
+  for (guint i = 0; i < n_planes; i++) {
+    const gint th = i == 0 ? prog->tile_h[0] :
+        prog->chroma_tile_h[sp[i].pixel_bytes == 2];
+    const gint across = (sp[i].width * sp[i].pixel_bytes + tw - 1) / tw;
+    p[i][0] = sp[i].offset;
+    p[i][1] = sp[i].stride;
+    p[i][2] = dp[i].offset;
+    p[i][3] = dp[i].stride;
+    p[i][4] = sp[i].width;
+    p[i][5] = sp[i].height;
+    p[i][6] = across;
+    p[i][7] = groups;
+    groups += across * ((sp[i].height + th - 1) / th);
+  }
+  /* NV12 has no third plane: its first group lies past every group. */
+  if (n_planes == 2)
+    p[2][7] = groups;
+  status |= clSetKernelArg (k, 0, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, 1, sizeof (cl_mem), &dst);
+  for (guint i = 0; i < 3; i++)
+    status |= clSetKernelArg (k, 2 + i, sizeof (p[i]), p[i]);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  global[0] = (size_t) groups * prog->wg_x;
+  global[1] = prog->wg_y;
+  return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
       event);
 }

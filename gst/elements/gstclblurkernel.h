@@ -37,7 +37,20 @@ typedef struct
   cl_kernel kernels[GST_CL_BLUR_N_CN];  /* NULL where the variant lacks cn */
   gint tile_h[GST_CL_BLUR_N_CN];
   GstCLBlurTaps taps;
+  gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
+
+  /* Tiled variant built with chroma taps: every plane of an NV12 or I420
+   * frame in one launch (NULL where not built or a tile does not fit). */
+  cl_kernel nv12, i420;
+  gint chroma_tile_h[2];        /* chroma planes of 1 and 2 channels */
+  GstCLBlurTaps chroma_taps;
 } GstCLBlurProgram;
+
+/* Tuning knob for the tiled variant (docs/PERFORMANCE.md): the environment
+ * variable GST_CL_BLUR_TILE = "ROWS" or "ROWS:WXxWY" forces the tile height
+ * (where it fits the device's local memory) and the work-group shape (WX
+ * items across, 4 bytes each, WY down), e.g. "16" or "32:64x4". */
+#define GST_CL_BLUR_TILE_ENV "GST_CL_BLUR_TILE"
 
 /* Taps for a plane subsampled by 2^@x_sub x 2^@y_sub: σ scales with the
  * subsampling; @ksize 0 derives the size from σ as OpenCV does for 8 bits,
@@ -52,6 +65,12 @@ GstCLBlurVariant gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
 gboolean gst_cl_blur_program_init (GstCLBlurProgram * prog,
     GstCLContext * ctx, const GstCLBlurTaps * taps, GstCLBlurVariant variant,
     GError ** error);
+/* The same, with @chroma_taps (or NULL) for the one-launch YUV kernels,
+ * which only the tiled variant has. */
+gboolean gst_cl_blur_program_init_planes (GstCLBlurProgram * prog,
+    GstCLContext * ctx, const GstCLBlurTaps * taps,
+    const GstCLBlurTaps * chroma_taps, GstCLBlurVariant variant,
+    GError ** error);
 void gst_cl_blur_program_clear (GstCLBlurProgram * prog);
 
 /* Enqueues the blur of one plane. Planes must have the same size and
@@ -59,5 +78,18 @@ void gst_cl_blur_program_clear (GstCLBlurProgram * prog);
 cl_int gst_cl_blur_program_enqueue (GstCLBlurProgram * prog,
     cl_command_queue queue, cl_mem src, const GstCLPlane * src_plane,
     cl_mem dst, const GstCLPlane * dst_plane, cl_event * event);
+
+/* TRUE when @prog blurs the @n_planes planes of a frame of this layout in
+ * one launch: NV12 (pixel bytes 1, 2) or I420 (1, 1, 1), luma with the
+ * program's taps and chroma with its chroma taps. */
+gboolean gst_cl_blur_program_has_planes (const GstCLBlurProgram * prog,
+    const GstCLPlane * planes, guint n_planes);
+
+/* Enqueues the blur of every plane of a frame in one launch (see
+ * gst_cl_blur_program_has_planes(); CL_INVALID_KERNEL where it is FALSE). */
+cl_int gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
+    cl_command_queue queue, cl_mem src, const GstCLPlane * src_planes,
+    cl_mem dst, const GstCLPlane * dst_planes, guint n_planes,
+    cl_event * event);
 
 G_END_DECLS

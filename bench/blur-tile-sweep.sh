@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Sweeps the tiled blur's tile height and work-group shape (the
+# GST_CL_BLUR_TILE tuning knob) at 1080p and 4K, GRAY8, NV12 and I420: per
+# setting, the kernel time per frame (planes one launch each and all in one
+# launch) and kernel/floor, on the GPU. A report, never a test.
+# Usage: bench/blur-tile-sweep.sh [BUILD_DIR [ITERATIONS [DEVICES]]]
+#   e.g. on the GPU machine: . .device/env.sh && bench/blur-tile-sweep.sh build
+# Prints one line per (setting, size, format, path); the summary at the end
+# lists the fastest setting per size and format.
+build=${1:-build}
+iters=${2:-50}
+devices=${3:-gpu}
+settings=${BLUR_TILE_SETTINGS:-"auto 8 16 32 64 8:32x4 16:32x4 16:32x16 32:32x16 64:32x16 8:64x4 16:64x4 32:64x4 16:64x8 32:64x8 4:32x4 8:32x8"}
+out=$(mktemp)
+for s in $settings; do
+  for size in "1920 1080" "3840 2160"; do
+    if [ "$s" = auto ]; then
+      env -u GST_CL_BLUR_TILE "$build/bench/bench_blur_frames" $size 1.1 5 "$iters" "$devices"
+    else
+      GST_CL_BLUR_TILE=$s "$build/bench/bench_blur_frames" $size 1.1 5 "$iters" "$devices"
+    fi | awk -v s="$s" -v size="${size% *}" '
+      /^blur frames/ { next } /^device/ { next }
+      { printf "%-10s %-5s %s\n", s, size, $0 }'
+  done
+done | tee "$out"
+echo
+echo "fastest setting per size, format and path (kernel ms, k/floor):"
+# columns from the end: wg tiles ratio floor kernel path format
+awk '{
+  key = sprintf ("%-5s %-6s %-10s", $2, $(NF-6), $(NF-5)); ms = $(NF-4) + 0;
+  if (!(key in best) || ms < best[key]) {
+    best[key] = ms; who[key] = $1; ratio[key] = $(NF-2)
+  }
+} END {
+  for (k in best) printf "  %s  %-10s %8.4f ms  %s\n", k, who[k], best[k], ratio[k]
+}' "$out" | sort
+rm -f "$out"
