@@ -2,7 +2,10 @@
 /* Kernel times of clhisteq's kernels on every OpenCL device, from profiling
  * events (median of N frames), for noise and for a flat frame (the worst
  * case of histogram atomics: every work-item hits one bin), beside the C
- * reference. A report, never a test.
+ * reference. On GPUs each case runs twice in the same process: "old", the
+ * separate launches (histogram, cut, LUT, apply), and "fused" (histogram,
+ * cut and LUT in one launch, then apply), with the ratio of their totals.
+ * A report, never a test.
  * Usage: bench_histeq [WIDTH HEIGHT [ITERATIONS]] */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
@@ -16,7 +19,7 @@
 #define N_STEPS 4
 static const gchar *step_names[N_STEPS] = { "hist", "cut", "lut", "apply" };
 
-static void
+static gdouble
 run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
     gint height, gint cn, gboolean flat, GstCLHisteqMode mode, guint smoothing,
     gint iters)
@@ -72,11 +75,13 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
     clReleaseEvent (ev);
   }
 
-  g_print ("  %-6s %-5s %-5s smooth=%-2u", cn == 1 ? "GRAY8" : "RGBA",
-      flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing);
+  g_print ("  %-6s %-5s %-5s smooth=%-2u %-6s", cn == 1 ? "GRAY8" : "RGBA",
+      flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing,
+      prog->serial ? "serial" : prog->fused ? "fused" : "old");
   for (gint s = 0; s < N_STEPS; s++)
     g_print (" %s %7.3f", step_names[s], bench_median (t[s], iters));
-  g_print (" | total %7.3f ms", bench_median (t[N_STEPS], iters));
+  gdouble total = bench_median (t[N_STEPS], iters);
+  g_print (" | total %7.3f ms", total);
 
   /* The C reference of the same work, on one core. */
   if (smoothing == 0) {
@@ -107,6 +112,35 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   clReleaseMemObject (dst);
   g_free (host);
   g_free (ref);
+  return total;
+}
+
+/* One case on the device's default path; on GPUs old and fused, with the
+ * ratio. */
+static void
+run_both (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
+    gint height, gint cn, gboolean flat, GstCLHisteqMode mode, guint smoothing,
+    gint iters)
+{
+  gdouble old_ms, new_ms;
+
+  /* BENCH_HISTEQ_BOTH=1: old and fused on CPU devices too */
+  if (g_getenv ("BENCH_HISTEQ_BOTH")) {
+    prog->serial = FALSE;
+    prog->hist_local = 256;
+  }
+  if (prog->serial || prog->hist_local != 256) {
+    run_case (ctx, prog, width, height, cn, flat, mode, smoothing, iters);
+    return;
+  }
+  prog->fused = FALSE;
+  old_ms = run_case (ctx, prog, width, height, cn, flat, mode, smoothing,
+      iters);
+  prog->fused = TRUE;
+  new_ms = run_case (ctx, prog, width, height, cn, flat, mode, smoothing,
+      iters);
+  g_print ("  -> fused / old: %.2fx (%.3f -> %.3f ms per frame)\n",
+      new_ms / old_ms, old_ms, new_ms);
 }
 
 int
@@ -140,16 +174,16 @@ main (int argc, char **argv)
           "items, %d copies)\n", dev->name, width, height, iters,
           prog.hist_local, prog.copies);
     for (gint mode = 0; mode < 2; mode++) {
-      run_case (ctx, &prog, width, height, 1, FALSE, mode, 0, iters);
-      run_case (ctx, &prog, width, height, 1, TRUE, mode, 0, iters);
+      run_both (ctx, &prog, width, height, 1, FALSE, mode, 0, iters);
+      run_both (ctx, &prog, width, height, 1, TRUE, mode, 0, iters);
     }
-    run_case (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_GLOBAL, 8,
+    run_both (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_GLOBAL, 8,
         iters);
-    run_case (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_CLAHE, 8,
+    run_both (ctx, &prog, width, height, 1, FALSE, GST_CL_HISTEQ_CLAHE, 8,
         iters);
-    run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
+    run_both (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
         iters);
-    run_case (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,
+    run_both (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,
         iters);
     gst_cl_histeq_program_clear (&prog);
     gst_object_unref (ctx);

@@ -46,6 +46,12 @@ static const gchar *content_names[] = { "random", "structured", "flat",
 };
 
 static gint n_checked, n_failed;
+
+static const gchar *
+path_name (const GstCLHisteqProgram * prog)
+{
+  return prog->serial ? "serial" : prog->fused ? "fused" : "atomic";
+}
 static void
 fill (guint8 * p, gint stride, gint wb, gint h, gint content)
 {
@@ -128,7 +134,8 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
         &ev, NULL);
   if (status == CL_SUCCESS)
     status = clEnqueueReadBuffer (ctx->queue, bufs.partial, CL_TRUE, 0,
-        sizeof (guint32) * tiles * BINS * bufs.slices, parts, 0, NULL, NULL);
+        sizeof (guint32) * tiles * BINS * bufs.hist_slices, parts, 0, NULL,
+        NULL);
   if (status == CL_SUCCESS)
     status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
         tiles * BINS, dluts, 0, NULL, NULL);
@@ -139,9 +146,9 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
 
   if (status == CL_SUCCESS) {
     for (gint t = 0; t < tiles; t++)
-      for (gint sl = 0; sl < bufs.slices; sl++)
+      for (gint sl = 0; sl < bufs.hist_slices; sl++)
         for (gint b = 0; b < BINS; b++)
-          dhist[t * BINS + b] += parts[(t * bufs.slices + sl) * BINS + b];
+          dhist[t * BINS + b] += parts[(t * bufs.hist_slices + sl) * BINS + b];
     for (gint i = 0; i < tiles * BINS && hist_bad < 0; i++)
       if (dhist[i] != rhist[i])
         hist_bad = i;
@@ -178,7 +185,7 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
     g_printerr ("FAIL %s %s hist: %dx%d cn=%d %s tiles=%dx%d clip=%.1f strength=%.2f"
         " %s stride=%d: status=%d, hist %s (first bad %d: %u vs %u), lut %s"
         " (first bad %d: %d vs %d), max diff %d at byte (%d,%d)%s\n",
-        ctx->device->name, prog->serial ? "serial" : "atomic", sz->width,
+        ctx->device->name, path_name (prog), sz->width,
         sz->height, cn,
         pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
         pr->strength, content_names[content], sp.stride, status,
@@ -293,7 +300,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
     g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
         "differ from frame %d, %d cuts (want %d), %d frames shifted, "
         "strength %.2f\n", ctx->device->name,
-        prog->serial ? "serial" : "atomic", mode ? "clahe" : "global", w, h,
+        path_name (prog), mode ? "clahe" : "global", w, h,
         status, bad_frame, cuts, want_cuts, shifted, strength);
   }
   clReleaseMemObject (s);
@@ -307,6 +314,17 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   g_free (src);
   g_free (dst);
   return ok;
+}
+
+/* The histogram paths every device runs: 0 atomics in local memory, then
+ * cut and LUT launches (GPUs before fusion); 1 one work-item per group
+ * (CPUs); 2 histogram, cut and LUT in one launch (GPUs). */
+#define N_PATHS 3
+static void
+set_path (GstCLHisteqProgram * prog, gint path)
+{
+  prog->serial = path == 1;
+  prog->fused = path == 2;
 }
 
 int
@@ -330,11 +348,11 @@ main (int argc, char **argv)
       gst_object_unref (ctx);
       continue;
     }
-    for (guint pi = 0; pi < 2 * G_N_ELEMENTS (params); pi++) {
-      const Params *pr = &params[pi / 2];
+    for (guint pi = 0; pi < N_PATHS * G_N_ELEMENTS (params); pi++) {
+      const Params *pr = &params[pi / N_PATHS];
       gint before = n_failed;
-      /* both histogram kernels on every device */
-      prog.serial = pi % 2;
+      /* every histogram path on every device */
+      set_path (&prog, pi % N_PATHS);
       for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
         for (gint cn = 1; cn <= 4; cn += 3)
           for (gint content = RANDOM; content <= DARK; content++) {
@@ -344,20 +362,20 @@ main (int argc, char **argv)
             check_one (ctx, &prog, pr, &sizes[si], cn, content);
           }
       g_print ("%s %s hist, %s tiles %dx%d clip %.1f strength %.2f: %s\n",
-          dev->name, prog.serial ? "serial" : "atomic",
+          dev->name, path_name (&prog),
           pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
           pr->strength, n_failed == before ? "ok" : "FAILED");
     }
-    for (gint serial = 0; serial < 2; serial++) {
+    for (gint path = 0; path < N_PATHS; path++) {
       gint before = n_failed;
-      prog.serial = serial;
+      set_path (&prog, path);
       for (gint mode = 0; mode < 2; mode++) {
         check_temporal (ctx, &prog, mode, &sizes[3], 1.0f);
         check_temporal (ctx, &prog, mode, &sizes[4], 1.0f);
         check_temporal (ctx, &prog, mode, &sizes[4], 0.6f);
       }
       g_print ("%s %s hist, temporal smoothing and scene cuts: %s\n",
-          dev->name, serial ? "serial" : "atomic",
+          dev->name, path_name (&prog),
           n_failed == before ? "ok" : "FAILED");
     }
     gst_cl_histeq_program_clear (&prog);

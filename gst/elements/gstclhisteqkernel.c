@@ -34,6 +34,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       MIN (256, ctx->device->max_work_group_size) : 16;
   prog->copies = ctx->device->is_gpu ? 16 : 1;
   prog->serial = !ctx->device->is_gpu;
+  /* one launch for histogram, cut and LUT needs 256-item groups */
+  prog->fused = ctx->device->is_gpu && prog->hist_local == BINS &&
+      g_strcmp0 (g_getenv (GST_CL_HISTEQ_FUSED_ENV), "0") != 0;
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d", prog->copies);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
@@ -51,6 +54,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     gchar name[48];
     g_snprintf (name, sizeof (name), "histeq_hist_%s", suffix[i]);
     KERNEL (prog->hist[i], name);
+    g_snprintf (name, sizeof (name), "histeq_hist_lut_%s", suffix[i]);
+    KERNEL (prog->hist_lut[i], name);
     g_snprintf (name, sizeof (name), "histeq_hist_serial_%s", suffix[i]);
     KERNEL (prog->hist_serial[i], name);
     g_snprintf (name, sizeof (name), "histeq_apply_global_%s", suffix[i]);
@@ -73,6 +78,7 @@ void
 gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
 {
   cl_kernel *all[] = { &prog->hist[0], &prog->hist[1], &prog->lut,
+    &prog->hist_lut[0], &prog->hist_lut[1],
     &prog->hist_serial[0], &prog->hist_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut
@@ -97,6 +103,8 @@ void
 gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
 {
   release_mem (&bufs->partial);
+  release_mem (&bufs->ghist);
+  release_mem (&bufs->counters);
   release_mem (&bufs->luts);
   release_mem (&bufs->frame_state);
   release_mem (&bufs->state);
@@ -133,10 +141,28 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   bufs->width = width;
   bufs->height = height;
   bufs->slices = slices;
+  /* the fused kernel: several groups per compute unit */
+  bufs->fused_slices = CLAMP (MAX (TARGET_GROUPS,
+          4 * (gint) ctx->device->compute_units) / tiles, 1, g.th);
+  bufs->hist_slices = slices;
   bufs->state_fresh = TRUE;
   bufs->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
       sizeof (cl_uint) * BINS * tiles * slices, NULL, &status);
   if (!gst_cl_set_error (status, "clCreateBuffer(histograms)", error))
+    goto fail;
+  {
+    /* zero at rest: the fused kernel leaves them so after every frame */
+    gpointer zeros = g_malloc0 (sizeof (cl_uint) * BINS * tiles);
+    bufs->ghist = clCreateBuffer (ctx->context,
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+        sizeof (cl_uint) * BINS * tiles, zeros, &status);
+    if (status == CL_SUCCESS)
+      bufs->counters = clCreateBuffer (ctx->context,
+          CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+          sizeof (cl_uint) * (tiles + 1), zeros, &status);
+    g_free (zeros);
+  }
+  if (!gst_cl_set_error (status, "clCreateBuffer(fused histograms)", error))
     goto fail;
   bufs->luts = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
       BINS * tiles, NULL, &status);
@@ -169,27 +195,51 @@ cn_index (gint pixel_bytes)
   return pixel_bytes == 1 ? 0 : pixel_bytes == 4 ? 1 : -1;
 }
 
-cl_int
-gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
-    cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
-    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
-    cl_event * event, cl_event * steps)
+/* 3. LUT per tile (temporal smoothing, clip, CDF, strength) from
+ * @slices partial histograms per tile */
+static cl_int
+enqueue_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, cl_int slices,
+    cl_float alpha, cl_event * event)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
-  const gint ci = cn_index (sp->pixel_bytes);
-  const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
-  const gboolean smooth = params->smoothing > 1;
-  /* Smoothing switched on: whatever state there is, is stale. */
-  const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
-  const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
+  size_t global[2] = { BINS, tiles }, local[2] = { BINS, 1 };
+  cl_kernel k = prog->lut;
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &slices);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      event);
+}
+
+/* The separate launches: histograms of every (tile, slice), scene cut
+ * (smoothing on), LUT. */
+static cl_int
+enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, gint ci,
+    const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, gboolean smooth,
+    cl_int reset, cl_float alpha, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const cl_int tiles = g->tiles_x * g->tiles_y;
   size_t global[2], local[2];
   cl_kernel k;
   cl_int status = CL_SUCCESS;
   cl_uint a;
-
-  if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
-    return CL_INVALID_VALUE;
 
   /* 1. histograms of every (tile, slice) */
   k = prog->serial ? prog->hist_serial[ci] : prog->hist[ci];
@@ -203,7 +253,7 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->th);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
-  status |= clSetKernelArg (k, a++, sizeof (wts), wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint) * 4, wts);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
@@ -237,29 +287,85 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     if (status != CL_SUCCESS)
       return status;
   }
-
-  /* 3. LUT per tile (temporal smoothing, clip, CDF, strength) */
-  k = prog->lut;
-  a = 0;
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
-  if (status != CL_SUCCESS)
-    return CL_INVALID_KERNEL_ARGS;
-  local[0] = BINS;
-  local[1] = 1;
-  global[0] = BINS;
-  global[1] = tiles;
-  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+  bufs->hist_slices = bufs->slices;
+  return enqueue_lut (prog, bufs, queue, params, bufs->slices, alpha,
       steps ? &steps[2] : NULL);
+
+}
+
+cl_int
+gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
+    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const gint ci = cn_index (sp->pixel_bytes);
+  const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
+  const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
+  const gboolean smooth = params->smoothing > 1;
+  /* Smoothing switched on: whatever state there is, is stale. */
+  const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
+  const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
+  size_t global[2], local[2];
+  cl_kernel k;
+  cl_int status = CL_SUCCESS;
+  cl_uint a;
+
+  if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
+    return CL_INVALID_VALUE;
+
+  if (prog->fused && !prog->serial) {
+    /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
+    const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
+    k = prog->hist_lut[ci];
+    a = 0;
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
+    status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tw);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->th);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->fused_slices);
+    status |= clSetKernelArg (k, a++, sizeof (wts), wts);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->ghist);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &tiles);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float),
+        &params->cut_threshold);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &mode);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+    if (status != CL_SUCCESS)
+      return CL_INVALID_KERNEL_ARGS;
+    local[0] = BINS;
+    local[1] = 1;
+    global[0] = BINS * bufs->fused_slices;
+    global[1] = tiles;
+    status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0,
+        NULL, steps ? &steps[0] : NULL);
+    if (status != CL_SUCCESS)
+      return status;
+    bufs->hist_slices = 1;
+    /* CLAHE with smoothing: the tiles' LUTs wait for the frame's cut */
+    if (mode == 2)
+      status = enqueue_lut (prog, bufs, queue, params, 1, alpha,
+          steps ? &steps[2] : NULL);
+  } else {
+    status = enqueue_hist_cut_lut (prog, bufs, queue, params, ci, wts, src,
+        sp, smooth, reset, alpha, steps);
+  }
   if (status != CL_SUCCESS)
     return status;
   bufs->state_fresh = FALSE;

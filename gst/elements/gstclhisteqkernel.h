@@ -22,6 +22,10 @@ typedef struct
   cl_kernel hist[2];            /* c1, c4: work-groups with atomics (GPUs) */
   cl_kernel hist_serial[2];     /* c1, c4: one item per group (CPUs) */
   gboolean serial;              /* use hist_serial (the device's default) */
+  cl_kernel hist_lut[2];        /* c1, c4: histogram, cut and LUT fused */
+  gboolean fused;               /* use hist_lut (GPUs' default; the
+                                 * environment's GST_CL_HISTEQ_FUSED=0
+                                 * turns it off), unless serial */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel apply_global[2];
@@ -37,7 +41,13 @@ typedef struct
   GstCLHisteqGeometry geom;
   gint width, height;
   gint slices;                  /* histogram work-groups per tile */
+  gint fused_slices;            /* the same, fused kernel */
+  gint hist_slices;             /* slices in partial after the last frame */
   cl_mem partial;               /* uint [tiles][slices][256] */
+  cl_mem ghist;                 /* uint [tiles][256], fused kernel: zero
+                                 * between frames */
+  cl_mem counters;              /* uint [tiles + 1], fused kernel: zero
+                                 * between frames */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
                                  * then the frame's state
@@ -59,6 +69,8 @@ typedef struct
  * (BT.601, sum 256). */
 void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 
+#define GST_CL_HISTEQ_FUSED_ENV "GST_CL_HISTEQ_FUSED"
+
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
 void gst_cl_histeq_program_clear (GstCLHisteqProgram * prog);
@@ -74,8 +86,11 @@ gsize gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs);
 
 /* Histogram, LUT and apply for the luma of one plane (@pixel_bytes 1 or 4,
  * @w the luma weights for 4). Never waits; @event: the last command.
- * @steps, when not NULL: 4 events (histogram, scene cut or NULL, LUT,
- * apply) for profiling, to be released by the caller. */
+ * Launches per frame: histogram, scene cut (smoothing on), LUT, apply; with
+ * @prog->fused: histogram+cut+LUT, apply (CLAHE with smoothing: + LUT).
+ * @steps, when not NULL: 4 events (histogram (fused: histogram, cut and
+ * LUT), scene cut or NULL, LUT or NULL, apply) for profiling, to be
+ * released by the caller. */
 cl_int gst_cl_histeq_enqueue (GstCLHisteqProgram * prog,
     GstCLHisteqBuffers * bufs, cl_command_queue queue,
     const GstCLHisteqParams * params, const gint w[4], cl_mem src,
