@@ -209,17 +209,22 @@ slope_at (__local const float *g, float x)
 
 /* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
  * quantised to 1/SHIFT_STEPS level: counted into bins, O(n). */
+inline int
+shift_bin (float d)
+{
+  const float v = d > -MAX_SHIFT ? (d < MAX_SHIFT ? d : MAX_SHIFT)
+      : -MAX_SHIFT;
+  return (int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f);
+}
+
 inline float
 median_shift (__global const float *d, int n, __local int *bins)
 {
   int acc = 0;
   for (int i = 0; i < SHIFT_BINS; i++)
     bins[i] = 0;
-  for (int k = 0; k < n; k++) {
-    const float v = d[k] > -MAX_SHIFT ? (d[k] < MAX_SHIFT ? d[k] : MAX_SHIFT)
-        : -MAX_SHIFT;
-    bins[(int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f)]++;
-  }
+  for (int k = 0; k < n; k++)
+    bins[shift_bin (d[k])]++;
   for (int i = 0; i < SHIFT_BINS; i++) {
     acc += bins[i];
     if (2 * acc >= n)
@@ -254,12 +259,17 @@ typedef struct
   int cut_l, stop_l;
 } CutLocal;
 
-/* The partial histograms are read through a volatile pointer: in the fused
- * kernel other work-groups of the same launch wrote them. */
+/* The frame's part of histeq_cut, for the whole work-group. Before it the
+ * caller has put the frame's histogram in L->q and, for CLAHE, every
+ * tile's mean level at frame_state[FS_TILES + tiles + tile] (they may come
+ * from other work-groups of the same launch: read through a volatile
+ * pointer). @par_median: the median shift computed by all work-items (the
+ * same result as median_shift (), for at most MEDIAN_PAR tiles). */
+#define MEDIAN_PAR 1024
 inline void
-cut_body (__global const volatile uint * partial, int tiles, int slices,
-    int clahe, float alpha, float cut_threshold, int reset,
-    __global float * restrict frame_state, __local CutLocal * L)
+cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
+    int par_median, __global float * restrict frame_state,
+    __local CutLocal * L)
 {
 #define q L->q
 #define bins L->bins
@@ -274,12 +284,7 @@ cut_body (__global const volatile uint * partial, int tiles, int slices,
 #define cut_l L->cut_l
 #define stop_l L->stop_l
   const int b = get_local_id (0), lsize = get_local_size (0);
-  const int n_partials = tiles * slices;
-  uint c = 0;
 
-  for (int i = 0; i < n_partials; i++)
-    c += partial[i * BINS + b];
-  q[b] = (int) c;
   g[b] = frame_state[FS_MAP + b];
   /* Work-item 0 reads the state from local memory: its serial loops over
    * global memory cost ~0.1 ms per frame on the H200. */
@@ -363,23 +368,40 @@ cut_body (__global const volatile uint * partial, int tiles, int slices,
   barrier (CLK_LOCAL_MEM_FENCE);
   const int cut = cut_l;
   __global float *ms = frame_state + FS_TILES, *ds = ms + tiles;
+  __global volatile const float *mus = ds;
   for (int k = b; k < tiles; k += lsize) {
-    __global const volatile uint *h = partial + (size_t) k * slices * BINS;
-    ulong sum = 0;
-    uint n = 0;
-    for (int s = 0; s < slices; s++)
-      for (int j = 0; j < BINS; j++) {
-        const uint v = h[s * BINS + j];
-        n += v;
-        sum += (ulong) j * v;
-      }
-    const float mu = (float) sum / (float) n, prev = ms[k];
+    const float mu = mus[k], prev = ms[k];
     /* against the smoothed mean with this frame in, as the mappings are */
     const float m = cut ? mu : prev + alpha * (mu - prev);
     ms[k] = m;
     ds[k] = mu - m;
   }
   barrier (CLK_GLOBAL_MEM_FENCE);
+  if (par_median && tiles <= MEDIAN_PAR) {
+    /* the smallest quantised shift that at least half the tiles do not
+     * exceed: what median_shift () finds by counting into bins */
+    if (cut) {
+      if (b == 0)
+        frame_state[FS_SHIFT] = 0.0f;
+      return;
+    }
+    if (b == 0)
+      stop_l = SHIFT_BINS;
+    for (int k = b; k < tiles; k += lsize)
+      bins[k] = shift_bin (ds[k]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int k = b; k < tiles; k += lsize) {
+      int c = 0;
+      for (int j = 0; j < tiles; j++)
+        c += bins[j] <= bins[k];
+      if (2 * c >= tiles)
+        atomic_min (&stop_l, bins[k]);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (b == 0)
+      frame_state[FS_SHIFT] = (float) stop_l / (float) SHIFT_STEPS - MAX_SHIFT;
+    return;
+  }
   if (b == 0)
     frame_state[FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles, bins);
 #undef q
@@ -402,8 +424,31 @@ histeq_cut (__global const uint * restrict partial, int tiles, int slices,
     __global float * restrict frame_state)
 {
   __local CutLocal L;
-  cut_body (partial, tiles, slices, clahe, alpha, cut_threshold, reset,
-      frame_state, &L);
+  const int b = get_local_id (0), lsize = get_local_size (0);
+  const int n_partials = tiles * slices;
+  uint c = 0;
+
+  for (int i = 0; i < n_partials; i++)
+    c += partial[i * BINS + b];
+  L.q[b] = (int) c;
+  if (clahe) {
+    /* every tile's mean level, where cut_body () expects it */
+    __global float *mus = frame_state + FS_TILES + tiles;
+    for (int k = b; k < tiles; k += lsize) {
+      __global const uint *h = partial + (size_t) k * slices * BINS;
+      ulong sum = 0;
+      uint n = 0;
+      for (int s = 0; s < slices; s++)
+        for (int j = 0; j < BINS; j++) {
+          const uint v = h[s * BINS + j];
+          n += v;
+          sum += (ulong) j * v;
+        }
+      mus[k] = (float) sum / (float) n;
+    }
+    barrier (CLK_GLOBAL_MEM_FENCE);
+  }
+  cut_body (tiles, clahe, alpha, cut_threshold, reset, 0, frame_state, &L);
 }
 
 /* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
@@ -504,12 +549,15 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
  * next frame, and finishes the job in the same launch:
  * - @smooth 0: the tile's LUT;
  * - @smooth 1 (one tile, global mode): the scene cut and the LUT;
- * - @smooth 2 (CLAHE): the tile's histogram into @partial; the last tile
- *   (a frame counter) runs the scene cut; histeq_lut (slices 1) follows.
+ * - @smooth 2 (CLAHE): the tile's histogram into @partial, its mean level
+ *   (for the cut) and its share of the frame's histogram (@ghist's last
+ *   row); the last tile (a frame counter) runs the scene cut; histeq_lut
+ *   (slices 1) follows.
  * The sums are integers, so the order of the atomics changes nothing:
  * bit-identical to the other path. @partial gets each tile's histogram
  * ([tiles][256], one slice) in every mode.
- * global = (256 * slices, tiles), local = (256, 1); @counters: tiles + 1 */
+ * global = (256 * slices, tiles), local = (256, 1); @ghist: tiles + 1
+ * rows of 256, @counters: tiles + 1 */
 #define FUSED_KERNEL(CN) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
@@ -526,6 +574,8 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
   __local int last, frame_last; \
+  __local ulong rsum[BINS]; \
+  __local uint rn[BINS]; \
   const int lid = get_local_id (0), lsize = BINS; \
   const int slice = get_group_id (0), tile = get_group_id (1); \
   const int tx = tile % tiles_x, ty = tile / tiles_x; \
@@ -538,10 +588,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   for (int y = y0; y < y1; y++) { \
     __global const uchar *row = src + src_off + \
         (size_t) reflect101 (ty * th + y, height) * src_stride; \
-    for (int x = lid; x < tw; x += lsize) { \
-      const uint v = LUMA_##CN (row, reflect101 (tx * tw + x, width), w); \
-      atomic_inc (&h[v * NCOPIES + copy]); \
-    } \
+    ROWS_##CN \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   uint sum = 0; \
@@ -562,32 +609,72 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   partial[tile * BINS + lid] = v; \
   if (lid == 0) \
     counters[tile] = 0; \
-  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   if (smooth == 0) { \
+    barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
         state, frame_state, lut, f, g); \
     return; \
   } \
+  if (clahe) { \
+    /* the tile's mean level for the cut: integer sums, in any order */ \
+    rsum[lid] = (ulong) lid * v; \
+    rn[lid] = v; \
+    for (int r = BINS / 2; r > 0; r >>= 1) { \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      if (lid < r) { \
+        rsum[lid] += rsum[lid + r]; \
+        rn[lid] += rn[lid + r]; \
+      } \
+    } \
+    if (lid == 0) \
+      frame_state[FS_TILES + tiles + tile] = (float) rsum[0] / (float) rn[0]; \
+  } \
   if (smooth == 2) { \
-    /* the last tile runs the frame's scene cut; histeq_lut follows */ \
+    /* the frame's histogram, then the last tile runs the scene cut; \
+     * histeq_lut follows */ \
+    if (v) \
+      atomic_add (&ghist[tiles * BINS + lid], v); \
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     if (lid == 0) \
       frame_last = atomic_inc (&counters[tiles]) + 1 == (uint) tiles; \
     barrier (CLK_LOCAL_MEM_FENCE); \
     if (frame_last) { \
       if (lid == 0) \
         counters[tiles] = 0; \
-      cut_body (partial, tiles, 1, clahe, alpha, cut_threshold, reset, \
-          frame_state, &L); \
+      L.q[lid] = atomic_xchg (&ghist[tiles * BINS + lid], 0); \
+      cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, \
+          &L); \
     } \
     return; \
   } \
   /* one tile: its last group is the frame's */ \
-  cut_body (partial, tiles, 1, clahe, alpha, cut_threshold, reset, \
-      frame_state, &L); \
+  L.q[lid] = v; \
+  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+  cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, &L); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
       state, frame_state, lut, f, g); \
 }
+
+/* A row of the tile: one byte per item and step (c4: one pixel), or for
+ * c1 4 bytes per item where they lie inside the plane (the padding of the
+ * last tiles is reflected byte by byte). */
+#define ROWS_c1 \
+    const int x0 = tx * tw, direct = clamp (width - x0, 0, tw) & ~3; \
+    for (int x = 4 * lid; x < direct; x += 4 * BINS) { \
+      const uchar4 p = vload4 (0, row + x0 + x); \
+      atomic_inc (&h[p.s0 * NCOPIES + copy]); \
+      atomic_inc (&h[p.s1 * NCOPIES + copy]); \
+      atomic_inc (&h[p.s2 * NCOPIES + copy]); \
+      atomic_inc (&h[p.s3 * NCOPIES + copy]); \
+    } \
+    for (int x = direct + lid; x < tw; x += BINS) \
+      atomic_inc (&h[row[reflect101 (x0 + x, width)] * NCOPIES + copy]);
+#define ROWS_c4 \
+    for (int x = lid; x < tw; x += lsize) { \
+      const uint v = LUMA_c4 (row, reflect101 (tx * tw + x, width), w); \
+      atomic_inc (&h[v * NCOPIES + copy]); \
+    }
 
 FUSED_KERNEL (c1)
 FUSED_KERNEL (c4)

@@ -152,10 +152,10 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     goto fail;
   {
     /* zero at rest: the fused kernel leaves them so after every frame */
-    gpointer zeros = g_malloc0 (sizeof (cl_uint) * BINS * tiles);
+    gpointer zeros = g_malloc0 (sizeof (cl_uint) * BINS * (tiles + 1));
     bufs->ghist = clCreateBuffer (ctx->context,
         CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-        sizeof (cl_uint) * BINS * tiles, zeros, &status);
+        sizeof (cl_uint) * BINS * (tiles + 1), zeros, &status);
     if (status == CL_SUCCESS)
       bufs->counters = clCreateBuffer (ctx->context,
           CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,

@@ -44,8 +44,9 @@ typedef struct
   gint fused_slices;            /* the same, fused kernel */
   gint hist_slices;             /* slices in partial after the last frame */
   cl_mem partial;               /* uint [tiles][slices][256] */
-  cl_mem ghist;                 /* uint [tiles][256], fused kernel: zero
-                                 * between frames */
+  cl_mem ghist;                 /* uint [tiles + 1][256], fused kernel
+                                 * (tiles, then the frame): zero between
+                                 * frames */
   cl_mem counters;              /* uint [tiles + 1], fused kernel: zero
                                  * between frames */
   cl_mem luts;                  /* uchar [tiles][256] */
