@@ -5,7 +5,7 @@
  * read+write kernel over all its bytes, timed the same way). Time per frame
  * is from the first command's start to the last one's end (profiling
  * events), median of ITERATIONS. GST_CL_BLUR_TILE (tile height and
- * work-group shape) applies, so bench/blur-tile-sweep.sh can sweep it.
+ * work-group shape) applies, so bench/tile-sweep.sh can sweep it.
  * A report, never a test.
  * Usage: bench_blur_frames [WIDTH HEIGHT [SIGMA [KSIZE [ITERATIONS [DEVICES]]]]]
  *   DEVICES: gpu (default), cpu or all */

@@ -2,7 +2,9 @@
 /* Kernel times of the Sobel variants on every OpenCL device, from profiling
  * events, beside the device's floor (a plain read+write kernel over the
  * bytes of the input plane). A report, never a test.
- * Usage: bench_sobel_kernels [WIDTH HEIGHT [ITERATIONS [VARIANT]]] */
+ * GST_CL_SOBEL_TILE (tile height, work-group) applies to the tiled variant.
+ * Usage: bench_sobel_kernels [WIDTH HEIGHT [ITERATIONS [VARIANT [DEVICES]]]]
+ *   DEVICES: all (default), gpu or cpu */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
 #include "elements/gstclsobelkernel.h"
@@ -56,6 +58,7 @@ main (int argc, char **argv)
   gint height = argc > 2 ? atoi (argv[2]) : 1080;
   gint iters = argc > 3 ? atoi (argv[3]) : 30;
   const gchar *only = argc > 4 && *argv[4] ? argv[4] : NULL;  /* variant */
+  const gchar *which = argc > 5 ? argv[5] : "all";
   const GPtrArray *devices;
   GError *err = NULL;
 
@@ -73,6 +76,9 @@ main (int argc, char **argv)
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    if ((!strcmp (which, "gpu") && !dev->is_gpu) ||
+        (!strcmp (which, "cpu") && dev->is_gpu))
+      continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     cl_int status;
     cl_program copy_prog;

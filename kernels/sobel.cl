@@ -31,6 +31,8 @@
  *                       per pixel), each work-item writes 4 pixels; GPUs.
  *                       global = (ceil(width / 64) * 16,
  *                                 ceil(height / 16) * 16), local = (16, 16)
+ *                       (-DWG_X, -DWG_Y, -DTH change the shape: 4 * WG_X
+ *                       pixels x TH rows per WG_X x WG_Y group)
  *   fill_plane          writes @value to width_bytes bytes of every row
  *                       (neutral chroma). global = (ceil(wb / 16), height)
  */
@@ -188,8 +190,19 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
 
 /* ---- tiled: for GPUs --------------------------------------------------- */
 
-#define TW 64                   /* pixels per tile row: 16 items x 4 */
+/* Work-group WG_X x WG_Y (default 16x16), each item 4 pixels of a row, a
+ * tile TH rows tall (default 16; the items loop over the rows when TH >
+ * WG_Y): a tuning knob, GST_CL_SOBEL_TILE. */
+#ifndef WG_X
+#define WG_X 16
+#endif
+#ifndef WG_Y
+#define WG_Y 16
+#endif
+#ifndef TH
 #define TH 16
+#endif
+#define TW (4 * WG_X)           /* pixels per tile row */
 #define TCOLS (TW + 2 * R)
 #define TROWS (TH + 2 * R)
 
@@ -199,10 +212,10 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int gx0 = get_group_id (0) * TW, gy0 = get_group_id (1) * TH;
-  const int li = ly * 16 + lx;
+  const int li = ly * WG_X + lx;
 
   /* Luma of tile + halo, each pixel converted once. */
-  for (int e = li; e < TROWS * TCOLS; e += 256) {
+  for (int e = li; e < TROWS * TCOLS; e += WG_X * WG_Y) {
     const int tr = e / TCOLS, tc = e - tr * TCOLS;
     __global const uchar *row = src + src_off +
         reflect101 (gy0 + tr - R, height) * src_stride;
@@ -210,48 +223,53 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  const int x = gx0 + 4 * lx, y = gy0 + ly;
-  if (x >= width || y >= height)
+  const int x = gx0 + 4 * lx;
+  if (x >= width)
     return;
-  float4 gx = 0.0f, gy = 0.0f;
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    __local const uchar *t = tile + (ly + k) * TCOLS + 4 * lx;
-    float4 l[K];
-#pragma unroll
-    for (int j = 0; j < K; j++)
-      l[j] = convert_float4 (vload4 (0, t + j));
-    float4 s = sm[R] * l[R], d = 0.0f;
-#pragma unroll
-    for (int j = 0; j < R; j++) {
-      s += sm[j] * (l[j] + l[K - 1 - j]);
-      d += dv[K - 1 - j] * (l[K - 1 - j] - l[j]);
+  for (int r = ly; r < TH; r += WG_Y) {
+    const int y = gy0 + r;
+    if (y >= height)
+      return;
+    float4 gx = 0.0f, gy = 0.0f;
+  #pragma unroll
+    for (int k = 0; k < K; k++) {
+      __local const uchar *t = tile + (r + k) * TCOLS + 4 * lx;
+      float4 l[K];
+  #pragma unroll
+      for (int j = 0; j < K; j++)
+        l[j] = convert_float4 (vload4 (0, t + j));
+      float4 s = sm[R] * l[R], d = 0.0f;
+  #pragma unroll
+      for (int j = 0; j < R; j++) {
+        s += sm[j] * (l[j] + l[K - 1 - j]);
+        d += dv[K - 1 - j] * (l[K - 1 - j] - l[j]);
+      }
+      if (NEED_X)
+        gx += sm[k] * d;
+      if (NEED_Y)
+        gy += dv[k] * s;
     }
-    if (NEED_X)
-      gx += sm[k] * d;
-    if (NEED_Y)
-      gy += dv[k] * s;
-  }
-  uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
-  if (THRESH > 0)
-    out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
-  const int n = min (4, width - x);
-  if (out_kind == 1) {
-    __global uchar *o = dst + dst_off + y * dst_stride + x;
-    if (n == 4) {
-      vstore4 (out, 0, o);
+    uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
+    if (THRESH > 0)
+      out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
+    const int n = min (4, width - x);
+    if (out_kind == 1) {
+      __global uchar *o = dst + dst_off + y * dst_stride + x;
+      if (n == 4) {
+        vstore4 (out, 0, o);
+      } else {
+        for (int q = 0; q < n; q++)
+          o[q] = ((uchar *) &out)[q];
+      }
     } else {
-      for (int q = 0; q < n; q++)
-        o[q] = ((uchar *) &out)[q];
-    }
-  } else {
-    __global uchar *o = dst + dst_off + y * dst_stride + 4 * x;
-    const uint4 w = convert_uint4 (out) * 0x010101u + 0xff000000u;
-    if (n == 4) {
-      vstore16 (as_uchar16 (w), 0, o);
-    } else {
-      for (int q = 0; q < n; q++)
-        vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
+      __global uchar *o = dst + dst_off + y * dst_stride + 4 * x;
+      const uint4 w = convert_uint4 (out) * 0x010101u + 0xff000000u;
+      if (n == 4) {
+        vstore16 (as_uchar16 (w), 0, o);
+      } else {
+        for (int q = 0; q < n; q++)
+          vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
+      }
     }
   }
 }
@@ -259,7 +277,7 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
 /* One variant per program: PoCL compiles each kernel for a long time. */
 #if TILED
 #define DEFINE_SOBEL(name, ik, ok) \
-__kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) \
+__kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1))) \
 void sobel_tiled_##name (SOBEL_ARGS) \
 { \
   __local uchar tile[TROWS * TCOLS]; \

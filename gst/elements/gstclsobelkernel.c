@@ -2,11 +2,44 @@
 #include "gstclsobelkernel.h"
 #include "cl/gstclutils.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define BAND_H 8
-#define TILE_W 64
-#define TILE_H 16
+#define WG 16                   /* default work-group WG x WG, tile rows */
+#define MAX_TILE_H 256
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_kernel_debug);
+#define GST_CAT_DEFAULT gst_cl_sobel_kernel_debug
+
+/* GST_CL_SOBEL_TILE, where valid for @dev and @ksize; else the defaults. */
+static void
+tile_knob (const GstCLDeviceInfo * dev, gint ksize, GstCLSobelProgram * prog)
+{
+  const gchar *env = g_getenv (GST_CL_SOBEL_TILE_ENV);
+  gint rows = WG, wx = WG, wy = WG, n;
+  const gint r = (ksize > 0 ? ksize : 3) / 2;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_sobel_kernel_debug, "clsobelkernel", 0,
+      "OpenCL Sobel kernels");
+  prog->tile_h = prog->wg_x = prog->wg_y = WG;
+  if (!env || !*env)
+    return;
+  n = sscanf (env, "%d:%dx%d", &rows, &wx, &wy);
+  if ((n != 1 && n != 3) || rows < 1 || rows > MAX_TILE_H || wx < 1 ||
+      wy < 1 || (wx & (wx - 1)) || (wy & (wy - 1)) ||
+      (gsize) wx * wy > dev->max_work_group_size ||
+      (guint64) (rows + 2 * r) * (4 * wx + 2 * r) > dev->local_mem_size) {
+    GST_WARNING ("%s=\"%s\" ignored: want ROWS or ROWS:WXxWY, rows 1..%d, "
+        "WX and WY powers of two, WX*WY <= %zu, tile within local memory",
+        GST_CL_SOBEL_TILE_ENV, env, MAX_TILE_H,
+        (gsize) dev->max_work_group_size);
+    return;
+  }
+  prog->tile_h = rows;
+  prog->wg_x = wx;
+  prog->wg_y = wy;
+}
 
 static size_t
 round_up (size_t n, size_t multiple)
@@ -59,11 +92,17 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
   }
   prog->variant = variant;
   prog->params = *params;
+  tile_knob (ctx->device, n, prog);
 
   opts = g_string_new ("-cl-std=CL1.2");
   g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d"
       " -DTILED=%d", n, params->mode, params->threshold, BAND_H,
       variant == GST_CL_SOBEL_TILED);
+  /* only non-default shapes change the options (and the cache key) */
+  if (variant == GST_CL_SOBEL_TILED && (prog->tile_h != WG ||
+          prog->wg_x != WG || prog->wg_y != WG))
+    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d", prog->wg_x,
+        prog->wg_y, prog->tile_h);
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */
@@ -137,9 +176,11 @@ gst_cl_sobel_program_enqueue (GstCLSobelProgram * prog,
     global[0] = round_up ((sp->width + 15) / 16, local[0]);
     global[1] = round_up ((sp->height + BAND_H - 1) / BAND_H, local[1]);
   } else {
-    local[0] = local[1] = 16;
-    global[0] = (sp->width + TILE_W - 1) / TILE_W * 16;
-    global[1] = (sp->height + TILE_H - 1) / TILE_H * 16;
+    const gint tw = 4 * prog->wg_x;
+    local[0] = prog->wg_x;
+    local[1] = prog->wg_y;
+    global[0] = (sp->width + tw - 1) / tw * prog->wg_x;
+    global[1] = (sp->height + prog->tile_h - 1) / prog->tile_h * prog->wg_y;
   }
   return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
       event);

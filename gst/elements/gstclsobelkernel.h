@@ -54,7 +54,14 @@ typedef struct
   cl_program program;
   cl_kernel kernels[GST_CL_SOBEL_N_IN][GST_CL_SOBEL_N_OUT];
   cl_kernel fill;
+  gint wg_x, wg_y, tile_h;      /* tiled variant: work-group, tile rows */
 } GstCLSobelProgram;
+
+/* Tuning knob for the tiled variant (docs/PERFORMANCE.md): the environment
+ * variable GST_CL_SOBEL_TILE = "ROWS" or "ROWS:WXxWY" sets the tile height
+ * (default 16) and the work-group shape (default 16x16; WX items of 4
+ * pixels across, WY down; items loop over the rows when ROWS > WY). */
+#define GST_CL_SOBEL_TILE_ENV "GST_CL_SOBEL_TILE"
 
 gboolean gst_cl_sobel_program_init (GstCLSobelProgram * prog,
     GstCLContext * ctx, const GstCLSobelParams * params,

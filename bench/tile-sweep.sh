@@ -3,9 +3,11 @@
 # Sweeps the tiled blur's tile height and work-group shape (the
 # GST_CL_BLUR_TILE tuning knob) at 1080p and 4K, GRAY8, NV12 and I420: per
 # setting, the kernel time per frame (planes one launch each and all in one
-# launch) and kernel/floor, on the GPU. A report, never a test.
-# Usage: bench/blur-tile-sweep.sh [BUILD_DIR [ITERATIONS [DEVICES]]]
-#   e.g. on the GPU machine: . .device/env.sh && bench/blur-tile-sweep.sh build
+# launch) and kernel/floor, on the GPU; then clsobel's (GST_CL_SOBEL_TILE).
+# A report, never a test. BLUR_TILE_SETTINGS / SOBEL_TILE_SETTINGS replace
+# the lists of settings.
+# Usage: bench/tile-sweep.sh [BUILD_DIR [ITERATIONS [DEVICES]]]
+#   e.g. on the GPU machine: . .device/env.sh && bench/tile-sweep.sh build
 # Prints one line per (setting, size, format, path); the summary at the end
 # lists the fastest setting per size and format.
 build=${1:-build}
@@ -32,6 +34,30 @@ awk '{
   if (!(key in best) || ms < best[key]) {
     best[key] = ms; who[key] = $1; ratio[key] = $(NF-2)
   }
+} END {
+  for (k in best) printf "  %s  %-10s %8.4f ms  %s\n", k, who[k], best[k], ratio[k]
+}' "$out" | sort
+rm -f "$out"
+
+# clsobel's tiled kernel: GST_CL_SOBEL_TILE = ROWS[:WXxWY] (default 16:16x16)
+ssettings=${SOBEL_TILE_SETTINGS:-"auto 8:16x8 32:16x16 32:16x8 64:16x16 16:32x8 32:32x8 64:32x8 32:32x4 64:32x4 16:8x16 32:64x4 64:64x4"}
+echo
+echo "clsobel tiled (GRAY8 in, GRAY8 out, ksize 3/5/7, magnitude and x):"
+for s in $ssettings; do
+  for size in "1920 1080" "3840 2160"; do
+    if [ "$s" = auto ]; then
+      env -u GST_CL_SOBEL_TILE "$build/bench/bench_sobel_kernels" $size "$iters" tiled "$devices"
+    else
+      GST_CL_SOBEL_TILE=$s "$build/bench/bench_sobel_kernels" $size "$iters" tiled "$devices"
+    fi | awk -v s="$s" -v size="${size% *}" '$0 ~ / y .*tiled/ { printf "%-10s %-5s %s\n", s, size, $0 }'
+  done
+done | tee "$out"
+echo
+echo "clsobel: fastest setting per size, ksize and mode (kernel ms, k/floor):"
+awk '{
+  for (i = NF; i > 0; i--) if ($i ~ /^[0-9.]+x$/) break;
+  key = sprintf ("%-5s k%s %-9s", $2, $(i-5), $(i-4)); ms = $(i-3) + 0;
+  if (!(key in best) || ms < best[key]) { best[key] = ms; who[key] = $1; ratio[key] = $i }
 } END {
   for (k in best) printf "  %s  %-10s %8.4f ms  %s\n", k, who[k], best[k], ratio[k]
 }' "$out" | sort
