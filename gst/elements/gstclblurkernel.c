@@ -122,11 +122,21 @@ GstCLBlurVariant
 gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
     const GstCLBlurTaps * taps)
 {
+  const gchar *env = g_getenv (GST_CL_BLUR_VARIANT_ENV);
   TileKnob knob;
 
+  tile_knob (dev, &knob);
+  if (env && *env) {
+    /* a testing and tuning knob: any variant runs on any device */
+    for (gint v = 0; v < GST_CL_BLUR_N_VARIANTS; v++)
+      if (!strcmp (env, gst_cl_blur_variant_name (v)) &&
+          (v != GST_CL_BLUR_TILED || tile_height (dev, taps, 1, &knob) > 0))
+        return v;
+    GST_WARNING ("%s=\"%s\" ignored: want rows, tiled or bands (tiled only "
+        "where a tile fits)", GST_CL_BLUR_VARIANT_ENV, env);
+  }
   if (!dev->is_gpu)
     return GST_CL_BLUR_BANDS;
-  tile_knob (dev, &knob);
   if (tile_height (dev, taps, 4, &knob) > 0)
     return GST_CL_BLUR_TILED;
   return GST_CL_BLUR_ROWS;

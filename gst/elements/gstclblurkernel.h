@@ -52,6 +52,10 @@ typedef struct
  * items across, 4 bytes each, WY down), e.g. "16" or "32:64x4". */
 #define GST_CL_BLUR_TILE_ENV "GST_CL_BLUR_TILE"
 
+/* GST_CL_BLUR_VARIANT = rows, tiled or bands: the variant every element
+ * uses on every device (tests run the GPU path on a CPU device with it). */
+#define GST_CL_BLUR_VARIANT_ENV "GST_CL_BLUR_VARIANT"
+
 /* Taps for a plane subsampled by 2^@x_sub x 2^@y_sub: σ scales with the
  * subsampling; @ksize 0 derives the size from σ as OpenCV does for 8 bits,
  * otherwise it is halved (and made odd) per subsampling step. */
