@@ -555,7 +555,10 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
  *   (slices 1) follows.
  * The sums are integers, so the order of the atomics changes nothing:
  * bit-identical to the other path. @partial gets each tile's histogram
- * ([tiles][256], one slice) in every mode.
+ * ([tiles][256], one slice) in every mode. The groups also copy the rows
+ * of up to two more planes (@cp0, @cp1: src offset, src stride, dst offset,
+ * dst stride, width in bytes, height; height 0: none) from @src to @dst:
+ * NV12 or I420 chroma, which took a launch of its own.
  * global = (256 * slices, tiles), local = (256, 1); @ghist: tiles + 1
  * rows of 256, @counters: tiles + 1 */
 #define FUSED_KERNEL(CN) \
@@ -567,7 +570,8 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     int tiles, int total, int clahe, int clip, float lut_scale, \
     float strength, float alpha, float cut_threshold, int reset, \
     int smooth, __global float * restrict state, \
-    __global float * restrict frame_state, __global uchar * restrict lut) \
+    __global float * restrict frame_state, __global uchar * restrict lut, \
+    __global uchar * restrict dst, int8 cp0, int8 cp1) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local int hist[BINS]; \
@@ -590,6 +594,9 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
         (size_t) reflect101 (ty * th + y, height) * src_stride; \
     ROWS_##CN \
   } \
+  /* the planes copied unchanged (chroma), a share per group: no launch */ \
+  copy_rows (src, dst, cp0, tile * slices + slice, tiles * slices); \
+  copy_rows (src, dst, cp1, tile * slices + slice, tiles * slices); \
   barrier (CLK_LOCAL_MEM_FENCE); \
   uint sum = 0; \
   for (int c = 0; c < NCOPIES; c++) \
@@ -654,6 +661,27 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
       state, frame_state, lut, f, g); \
+}
+
+/* Rows @gi, @gi + @n, ... of plane @p = (src offset, src stride, dst
+ * offset, dst stride, width in bytes, height), copied 16 bytes per item. */
+inline void
+copy_rows (__global const uchar * src, __global uchar * dst, int8 p, int gi,
+    int n)
+{
+  const int lid = get_local_id (0);
+  for (int r = gi; r < p.s5; r += n) {
+    __global const uchar *s = src + (uint) p.s0 + (size_t) r * p.s1;
+    __global uchar *d = dst + (uint) p.s2 + (size_t) r * p.s3;
+    for (int x = 16 * lid; x < p.s4; x += 16 * BINS) {
+      if (x + 16 <= p.s4) {
+        vstore16 (vload16 (0, s + x), 0, d + x);
+      } else {
+        for (int i = x; i < p.s4; i++)
+          d[i] = s[i];
+      }
+    }
+  }
 }
 
 /* A row of the tile: one byte per item and step (c4: one pixel), or for

@@ -309,7 +309,6 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
   gdouble clip;
   gint tx, ty;
   GError *err = NULL;
-  cl_int status;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
@@ -336,20 +335,10 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
       params.smoothing > 1 && gst_cl_filter_can_fail_over (filter))
     take_checkpoint (self, ctx);
 
-  status = gst_cl_histeq_enqueue (&self->prog, &self->bufs, ctx->queue,
-      &params, self->weights, in->mem, &in->planes[0], out->mem,
-      &out->planes[0], done, NULL);
-  for (guint p = 1; p < in->n_planes && status == CL_SUCCESS; p++) {
-    cl_event ev = NULL;
-    status = gst_cl_histeq_enqueue_copy (&self->prog, ctx->queue, in->mem,
-        &in->planes[p], out->mem, &out->planes[p], &ev);
-    if (ev) {
-      if (*done)
-        clReleaseEvent (*done);
-      *done = ev;
-    }
-  }
-  return status;
+  /* luma equalised, chroma copied (on GPUs inside the fused launch) */
+  return gst_cl_histeq_enqueue_planes (&self->prog, &self->bufs, ctx->queue,
+      &params, self->weights, in->mem, in->planes, out->mem, out->planes,
+      in->n_planes, done, NULL);
 }
 
 static void

@@ -299,6 +299,36 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
     cl_event * event, cl_event * steps)
 {
+  return gst_cl_histeq_enqueue_planes (prog, bufs, queue, params, w, src, sp,
+      dst, dp, 1, event, steps);
+}
+
+/* (src offset, src stride, dst offset, dst stride, width in bytes, height)
+ * of a plane the fused kernel copies; all zero: none */
+static void
+copy_plane_arg (cl_int p[8], const GstCLPlane * sp, const GstCLPlane * dp)
+{
+  memset (p, 0, 8 * sizeof (cl_int));
+  if (!sp)
+    return;
+  p[0] = sp->offset;
+  p[1] = sp->stride;
+  p[2] = dp->offset;
+  p[3] = dp->stride;
+  p[4] = sp->width * sp->pixel_bytes;
+  p[5] = sp->height;
+}
+
+cl_int
+gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
+    GstCLHisteqBuffers * bufs, cl_command_queue queue,
+    const GstCLHisteqParams * params, const gint w[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp, guint n_planes,
+    cl_event * event, cl_event * steps)
+{
+  /* planes copied inside the fused launch */
+  const guint n_in_fused = prog->fused && !prog->serial && n_planes <= 3 ?
+      n_planes - 1 : 0;
   const GstCLHisteqGeometry *g = &bufs->geom;
   const gint ci = cn_index (sp->pixel_bytes);
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
@@ -347,6 +377,12 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
+    for (guint i = 1; i <= 2; i++) {
+      cl_int cp[8];
+      copy_plane_arg (cp, i <= n_in_fused ? &sp[i] : NULL, &dp[i]);
+      status |= clSetKernelArg (k, a++, sizeof (cp), cp);
+    }
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
     local[0] = BINS;
@@ -394,6 +430,17 @@ gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   if (status == CL_SUCCESS && steps && event && *event) {
     clRetainEvent (*event);
     steps[3] = *event;
+  }
+  /* the other planes, where the fused launch did not copy them */
+  for (guint i = 1 + n_in_fused; i < n_planes && status == CL_SUCCESS; i++) {
+    cl_event ev = NULL;
+    status = gst_cl_histeq_enqueue_copy (prog, queue, src, &sp[i], dst,
+        &dp[i], event ? &ev : NULL);
+    if (ev) {
+      if (*event)
+        clReleaseEvent (*event);
+      *event = ev;
+    }
   }
   return status;
 }

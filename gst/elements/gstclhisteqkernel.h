@@ -98,6 +98,16 @@ cl_int gst_cl_histeq_enqueue (GstCLHisteqProgram * prog,
     const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
     cl_event * event, cl_event * steps);
 
+/* The same for a frame of @n_planes planes: @sp[0] is equalised, the
+ * others (chroma) are copied unchanged, by the fused launch where it runs
+ * (up to 2 planes), else by histeq_copy launches. @event: the last
+ * command; @steps as above (the copies are not in them). */
+cl_int gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
+    GstCLHisteqBuffers * bufs, cl_command_queue queue,
+    const GstCLHisteqParams * params, const gint w[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp, guint n_planes,
+    cl_event * event, cl_event * steps);
+
 /* Copies a plane unchanged (chroma), on the device. */
 cl_int gst_cl_histeq_enqueue_copy (GstCLHisteqProgram * prog,
     cl_command_queue queue, cl_mem src, const GstCLPlane * sp, cl_mem dst,
