@@ -603,7 +603,9 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     sum += h[lid * NCOPIES + c]; \
   if (sum) \
     atomic_add (&ghist[tile * BINS + lid], sum); \
-  /* this group's additions are done before it is counted */ \
+  /* this group's additions are done before it is counted (the fence: \
+   * visible to the whole device, not just the group) */ \
+  mem_fence (CLK_GLOBAL_MEM_FENCE); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   if (lid == 0) \
     last = atomic_inc (&counters[tile]) == (uint) slices - 1; \
@@ -641,6 +643,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
      * histeq_lut follows */ \
     if (v) \
       atomic_add (&ghist[tiles * BINS + lid], v); \
+    mem_fence (CLK_GLOBAL_MEM_FENCE); \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     if (lid == 0) \
       frame_last = atomic_inc (&counters[tiles]) + 1 == (uint) tiles; \
