@@ -561,6 +561,20 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
  * NV12 or I420 chroma, which took a launch of its own.
  * global = (256 * slices, tiles), local = (256, 1); @ghist: tiles + 1
  * rows of 256, @counters: tiles + 1 */
+/* Adds @v to *@p and uses the old value, so the add is complete in device
+ * memory by the next barrier. Unused, NVIDIA issues a fire-and-forget
+ * reduction that neither the barrier nor mem_fence (work-group scope
+ * there) waits for: the tile's last group then summed a bin before
+ * another group's add had landed (H200: bin 0 of a 640x480 frame 14
+ * short). The old value of a bin never reaches 2^32 - 1 (a tile has
+ * fewer pixels), so @sink is never written. */
+inline void
+add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
+{
+  if (atomic_add (p, v) == 0xffffffffu)
+    *sink = 1;
+}
+
 #define FUSED_KERNEL(CN) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
@@ -578,6 +592,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
   __local int last, frame_last; \
+  __local uint sink; \
   __local ulong rsum[BINS]; \
   __local uint rn[BINS]; \
   const int lid = get_local_id (0), lsize = BINS; \
@@ -602,7 +617,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   for (int c = 0; c < NCOPIES; c++) \
     sum += h[lid * NCOPIES + c]; \
   if (sum) \
-    atomic_add (&ghist[tile * BINS + lid], sum); \
+    add_complete (&ghist[tile * BINS + lid], sum, &sink); \
   /* this group's additions are done before it is counted (the fence: \
    * visible to the whole device, not just the group) */ \
   mem_fence (CLK_GLOBAL_MEM_FENCE); \
@@ -642,7 +657,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     /* the frame's histogram, then the last tile runs the scene cut; \
      * histeq_lut follows */ \
     if (v) \
-      atomic_add (&ghist[tiles * BINS + lid], v); \
+      add_complete (&ghist[tiles * BINS + lid], v, &sink); \
     mem_fence (CLK_GLOBAL_MEM_FENCE); \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     if (lid == 0) \
