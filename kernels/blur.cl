@@ -10,9 +10,18 @@
  *   -DTILE_H1, -DTILE_H2, -DTILE_H4   rows per work-group of the tiled
  *                         kernels for 1, 2 and 4 channels; 0 leaves that
  *                         kernel out (its tile would not fit local memory)
- *   -DWITH_ROWS=0|1 -DWITH_BANDS=0|1  which other kernels to compile (a
- *                         program holds only what its variant launches:
- *                         compiling is slow on CPU devices)
+ *   -DWITH_ROWS=0|1 -DWITH_BANDS=0|1 -DWITH_FIXED=0|1  which other
+ *                         kernels to compile (a program holds only what its
+ *                         variant launches: compiling is slow on CPU devices)
+ *   with WITH_FIXED=1 also (integers, see gstclblurkernel.c):
+ *   -DFXC=n               centre tap across, weight * 65536
+ *   -DFXP=p0,p1,...       RX + 1 values: pair j's weight * 2 * 65536 (the
+ *                         last one unused, so that RX = 0 compiles)
+ *   -DFXBH=n              rows per work-item
+ *   -DFXPAIRS=0|1         1: FY holds RY pair weights * 2 * 65536, then the
+ *                         centre's * 65536; 0: the KY taps down * 65536
+ *   -DFY=q0,q1,...        weights down, as FXPAIRS says
+ *   -DFXR=n               rounding constant added before the final >> 8
  * Optional:
  *   -DWG_X=32 -DWG_Y=8    work-group shape of the tiled kernels (a tuning
  *                         knob, GST_CL_BLUR_TILE); a tile row is 4 * WG_X bytes
@@ -32,6 +41,9 @@
  *   blur_bands_cN  each work-item writes 16 bytes x 8 rows from register
  *                  accumulators; for CPU devices.
  *                  global = (ceil(width * cn / 16), ceil(height / 8))
+ *   blur_fixed_cN  blur_bands in 16-bit fixed point; for CPU devices, where
+ *                  the host has proven its error bound (see
+ *                  gst_cl_blur_fixed_taps).  Same global size as bands.
  */
 
 #define RX (KX / 2)
@@ -400,4 +412,160 @@ blur_bands (const int cn, BLUR_ARGS)
 __kernel void blur_bands_c1 (BLUR_ARGS) { blur_bands (1, BLUR_PASS); }
 __kernel void blur_bands_c2 (BLUR_ARGS) { blur_bands (2, BLUR_PASS); }
 __kernel void blur_bands_c4 (BLUR_ARGS) { blur_bands (4, BLUR_PASS); }
+#endif
+
+/* ---- fixed: the bands in 16-bit fixed point, for CPUs -------------------- */
+
+/* As OpenCV does on CPUs: 16-bit lanes hold twice the pixels of float
+ * lanes, and bytes widen to them in one step. Values are 8.8 fixed point
+ * (pixel * 256) in ushort; every product is mul_hi (8.8 x 0.16 -> 8.8), so
+ * weights keep 16 bits and each tap truncates by less than 1/256 of a
+ * level. The host checks that weights and truncations together stay well
+ * within one level of the exact result, and that no sum can overflow. */
+#if WITH_FIXED
+/* mul_hi (ushort16) as one instruction: PoCL's builtin is a generic
+ * ~10-instruction sequence, and LLVM 14 lowers the portable form (widen,
+ * multiply, shift, narrow) to 6; with AVX2 the x86 builtin is a single
+ * vpmulhuw. */
+#if defined(__AVX2__)
+typedef short fx_v16hi __attribute__ ((vector_size (32)));
+#define FX_V16HI(a) __builtin_convertvector ((ushort16) (a), fx_v16hi)
+#define MULHI(a, w) __builtin_convertvector ( \
+      __builtin_ia32_pmulhuw256 (FX_V16HI (a), FX_V16HI (w)), ushort16)
+/* rhadd likewise: PoCL's is ~5 instructions, vpavgw computes the same. */
+#define RHADD(a, b) __builtin_convertvector ( \
+      __builtin_ia32_pavgw256 (FX_V16HI (a), FX_V16HI (b)), ushort16)
+#else
+#define MULHI(a, w) \
+  convert_ushort16 ((convert_uint16 (a) * (uint16) (w)) >> 16)
+#define RHADD(a, b) rhadd (a, b)
+#endif
+
+/* One unaligned 16-byte load or store: PoCL's vload16 / vstore16 of bytes
+ * became narrower loads and byte stores; a 1-byte aligned vector type lets
+ * LLVM emit single unaligned accesses. CPUs only: elsewhere (GPUs run this
+ * variant only in the checker) the standard calls. */
+#if defined(__AVX2__)
+typedef uchar16 __attribute__ ((aligned (1))) uchar16_u1;
+#define LOAD16_FX(p) (*(const uchar16_u1 *) (p))
+#define LOAD16_FX_G(p) (*(__global const uchar16_u1 *) (p))
+#define STORE16_FX_G(v, p) (*(__global uchar16_u1 *) (p) = (v))
+#else
+#define LOAD16_FX(p) vload16 (0, p)
+#define LOAD16_FX_G(p) vload16 (0, p)
+#define STORE16_FX_G(v, p) vstore16 (v, 0, p)
+#endif
+
+__constant ushort fxp[RX + 1] = { FXP };
+__constant ushort fy[KY] = { FY };
+
+/* The two bytes of a symmetric pair are added first (<= 510, << 7 stays
+ * below 65536), so a pair costs one mul_hi with a doubled weight. */
+#define ACROSS_FX(c, LOAD) \
+  ushort16 o = MULHI (convert_ushort16 (LOAD (c)) << (ushort) 8, \
+      FXC); \
+  _Pragma ("unroll") \
+  for (int j = 0; j < RX; j++) { \
+    const ushort16 s = convert_ushort16 (LOAD (c + (j - RX) * cn)) + \
+        convert_ushort16 (LOAD (c + (RX - j) * cn)); \
+    o += MULHI (s << (ushort) 7, fxp[j]); \
+  } \
+  return o;
+
+inline ushort16
+across_fx (const int cn, const uchar * c)
+{
+ACROSS_FX (c, LOAD16_FX)}
+
+inline ushort16
+across_fx_global (const int cn, __global const uchar * c)
+{
+ACROSS_FX (c, LOAD16_FX_G)}
+
+/* Stores 16 results (8.8 fixed point, rounding already added). */
+inline void
+store_fx (ushort16 acc, __global uchar * d, int n)
+{
+  const uchar16 out = convert_uchar16 (acc >> (ushort) 8);
+  if (n >= 16) {
+    STORE16_FX_G (out, d);
+  } else {
+    uchar tmp[16];
+    vstore16 (out, 0, tmp);
+    store_bytes (d, tmp, n);
+  }
+}
+
+/* Horizontal pass of input row i of the band (reflected as needed). */
+#define ACROSS_ROW_FX(i, h) \
+  { \
+    __global const uchar *row = \
+        src + src_off + reflect101 (y0 - RY + (i), height) * src_stride; \
+    if (inside) { \
+      h = across_fx_global (cn, row + xb); \
+    } else { \
+      uchar span[BAND_SPAN (4)]; \
+      for (int q = 0; q < BAND_SPAN (cn); q++) \
+        span[q] = row[reflect_byte (xb - rxb + q, width, cn)]; \
+      h = across_fx (cn, span + rxb); \
+    } \
+  }
+
+inline void
+blur_fixed (const int cn, BLUR_ARGS)
+{
+  const int xb = get_global_id (0) * 16;
+  const int y0 = get_global_id (1) * FXBH;
+  const int wb = width * cn, rxb = RX * cn;
+  if (xb >= wb || y0 >= height)
+    return;
+  const bool inside = xb - rxb >= 0 && xb + 16 + rxb <= wb;
+
+#if FXPAIRS
+  /* Short kernels: all the band's input rows stay in registers, and each
+   * output row adds symmetric pairs of them first (rhadd: one vpavgw), so
+   * a pair costs one mul_hi; FY holds pair weights * 2, then the centre. */
+  ushort16 hs[FXBH + 2 * RY];
+#pragma unroll
+  for (int i = 0; i < FXBH + 2 * RY; i++)
+    ACROSS_ROW_FX (i, hs[i]);
+#pragma unroll
+  for (int r = 0; r < FXBH; r++) {
+    if (y0 + r >= height)
+      break;
+    ushort16 acc = (ushort16) FXR + MULHI (hs[r + RY], fy[RY]);
+#pragma unroll
+    for (int j = 0; j < RY; j++)
+      acc += MULHI (RHADD (hs[r + j], hs[r + KY - 1 - j]), fy[j]);
+    store_fx (acc, dst + dst_off + (y0 + r) * dst_stride + xb, wb - xb);
+  }
+#else
+  /* Tall kernels: each input row is added, weighted, into the band's
+   * output rows as soon as it is computed (FY: the KY taps). */
+  ushort16 acc[FXBH];
+#pragma unroll
+  for (int r = 0; r < FXBH; r++)
+    acc[r] = (ushort16) FXR;
+  for (int i = 0; i < FXBH + 2 * RY; i++) {
+    ushort16 h;
+    ACROSS_ROW_FX (i, h);
+#pragma unroll
+    for (int r = 0; r < FXBH; r++) {
+      const int k = i - r;
+      if (k >= 0 && k < KY)
+        acc[r] += MULHI (h, fy[k]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < FXBH; r++) {
+    if (y0 + r >= height)
+      break;
+    store_fx (acc[r], dst + dst_off + (y0 + r) * dst_stride + xb, wb - xb);
+  }
+#endif
+}
+
+__kernel void blur_fixed_c1 (BLUR_ARGS) { blur_fixed (1, BLUR_PASS); }
+__kernel void blur_fixed_c2 (BLUR_ARGS) { blur_fixed (2, BLUR_PASS); }
+__kernel void blur_fixed_c4 (BLUR_ARGS) { blur_fixed (4, BLUR_PASS); }
 #endif

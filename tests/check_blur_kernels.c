@@ -2,7 +2,8 @@
 /* Kernel checker for the blur kernels, in the spirit of dav1d's checkasm:
  * every variant on every OpenCL device against the C reference, on random
  * and structured frames of awkward sizes, padded strides and unaligned plane
- * offsets. Prints the failing parameters. Exit 77 when no device exists. */
+ * offsets. Prints the failing parameters. Exit 77 when no device exists.
+ * Usage: check_blur_kernels [VARIANT] (default: every variant). */
 #include "cl/gstclcontext.h"
 #include "elements/gstclblurkernel.h"
 
@@ -27,7 +28,7 @@ typedef struct
 
 static const Params params[] = {
   {0.3, 0, 0}, {0.8, 0, 0}, {1.1, 0, 5}, {2.5, 0, 0}, {1.0, 3.0, 0},
-  {0.0, 0, 7}, {8.0, 0, 0},
+  {0.0, 0, 7}, {8.0, 0, 0}, {3.0, 1.0, 0},
 };
 
 static gint n_checked, n_failed;
@@ -209,6 +210,61 @@ check_planes (GstCLContext * ctx, GstCLBlurProgram * prog, const Params * pr,
   g_free (mask);
 }
 
+/* Host side of the fixed variant: every σ the element accepts (0..42) gets
+ * taps that either keep the bound or are refused, and a CPU device then
+ * falls back to the float bands (init of the fixed variant fails cleanly).
+ * The bound is what makes "within 1 level" hold for inputs the random
+ * frames never produce. */
+static void
+check_fixed_choice (GstCLContext * ctx)
+{
+  gint served = 0, refused = 0;
+  GError *err = NULL;
+
+  for (gint i = 1; i <= 4200; i++) {
+    GstCLBlurTaps taps;
+    GstCLBlurFixedTaps fx;
+    gboolean ok;
+
+    gst_cl_blur_taps_compute (&taps, i / 100.0, i / 100.0, 0, 0, 0);
+    ok = gst_cl_blur_fixed_taps (&taps, &fx);
+    n_checked++;
+    if (ok != (fx.bound <= GST_CL_BLUR_FIXED_MAX_ERROR && fx.round < 256)
+        || (!ctx->device->is_gpu && gst_cl_blur_preferred_variant
+            (ctx->device, &taps) != (ok ? GST_CL_BLUR_FIXED :
+                GST_CL_BLUR_BANDS))) {
+      g_printerr ("FAIL fixed choice at sigma %.2f (%d taps): ok %d bound "
+          "%.3f round %u\n", i / 100.0, taps.kx, ok, fx.bound, fx.round);
+      n_failed++;
+    }
+    if (ok)
+      served++;
+    else
+      refused++;
+  }
+  /* σ 1.1 (5x5) and up to ~28 must be served: that is the point of it. */
+  if (served < 2700) {
+    g_printerr ("FAIL fixed variant serves only %d of 4200 sigmas\n", served);
+    n_failed++;
+  }
+  {
+    GstCLBlurTaps taps;
+    GstCLBlurProgram prog;
+    gst_cl_blur_taps_compute (&taps, 40.0, 40.0, 0, 0, 0);
+    n_checked++;
+    if (gst_cl_blur_program_init (&prog, ctx, &taps, GST_CL_BLUR_FIXED,
+            &err) || !err) {
+      g_printerr ("FAIL fixed variant accepted sigma 40 (%d taps)\n",
+          taps.kx);
+      n_failed++;
+      gst_cl_blur_program_clear (&prog);
+    }
+    g_clear_error (&err);
+  }
+  g_print ("%s fixed choice: %d sigmas served, %d refused (float bands)\n",
+      ctx->device->name, served, refused);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -216,12 +272,15 @@ main (int argc, char **argv)
   GError *err = NULL;
 
   devices = KERNELCHECK_DEVICES (argc, argv);
+  const gchar *only = argc > 1 ? argv[1] : NULL;
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     g_assert_no_error (err);
 
+    if (!only || !strcmp (only, "fixed"))
+      check_fixed_choice (ctx);
     for (gint variant = GST_CL_BLUR_ROWS; variant < GST_CL_BLUR_N_VARIANTS;
         variant++) {
       for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
@@ -229,9 +288,21 @@ main (int argc, char **argv)
         GstCLBlurTaps taps, chroma;
         GstCLBlurProgram prog;
         gint before = n_failed, n_planes_checked = 0;
+        GstCLBlurFixedTaps fx;
 
+        if (only && strcmp (only, gst_cl_blur_variant_name (variant)))
+          continue;
         gst_cl_blur_taps_compute (&taps, pr->sx, pr->sy > 0 ? pr->sy : pr->sx,
             pr->ksize, 0, 0);
+        /* The fixed variant serves only taps whose error bound holds
+         * (σ up to ~28); init refuses the others, which must be rare. */
+        if (variant == GST_CL_BLUR_FIXED && !gst_cl_blur_fixed_taps (&taps,
+                &fx)) {
+          g_printerr ("FAIL %s: fixed refused %dx%d taps (bound %.3f)\n",
+              dev->name, taps.kx, taps.ky, fx.bound);
+          n_failed++;
+          continue;
+        }
         /* as the element does for 4:2:0 chroma */
         gst_cl_blur_taps_compute (&chroma, pr->sx,
             pr->sy > 0 ? pr->sy : pr->sx, pr->ksize, 1, 1);

@@ -22,8 +22,33 @@ typedef enum
                                  * GPUs, for kernels too wide for tiles */
   GST_CL_BLUR_TILED,            /* local-memory tiles: GPUs */
   GST_CL_BLUR_BANDS,            /* 16 columns x 8 rows per work-item: CPUs */
+  GST_CL_BLUR_FIXED,            /* bands in 16-bit fixed point: CPUs, where
+                                 * gst_cl_blur_fixed_taps proves the error
+                                 * bound */
   GST_CL_BLUR_N_VARIANTS
 } GstCLBlurVariant;
+
+/* The fixed variant's integer taps (see kernels/blur.cl). */
+typedef struct
+{
+  guint16 c;                    /* centre tap across, weight * 65536 */
+  guint16 p[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];  /* pairs, weight * 2 * 65536 */
+  gboolean pairs;               /* y: pairs as p, then the centre */
+  guint16 y[GST_CL_GAUSSIAN_MAX_TAPS];  /* down, weight * 65536 */
+  guint round;                  /* added before the final >> 8 */
+  gdouble bound;                /* worst-case error before rounding, levels */
+} GstCLBlurFixedTaps;
+
+/* Largest worst-case error (levels, before the final rounding) the fixed
+ * variant may have: below 1, its rounded result is within 1 level of the
+ * exact one's; the margin covers the reference's own rounding. */
+#define GST_CL_BLUR_FIXED_MAX_ERROR 0.75
+
+/* Quantises @taps for the fixed variant and bounds its error over every
+ * possible input; FALSE where a sum could overflow 16 bits or the bound
+ * exceeds GST_CL_BLUR_FIXED_MAX_ERROR (then the float variants serve). */
+gboolean gst_cl_blur_fixed_taps (const GstCLBlurTaps * taps,
+    GstCLBlurFixedTaps * fx);
 
 const gchar *gst_cl_blur_variant_name (GstCLBlurVariant variant);
 
