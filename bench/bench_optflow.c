@@ -45,51 +45,10 @@ reference_ms (const guint8 * a, const guint8 * b, gint w, gint h, gint levels,
     gint iterations, gint r)
 {
   gint64 t0 = g_get_monotonic_time ();
-  gint lw[GST_CL_OPTFLOW_MAX_LEVELS], lh[GST_CL_OPTFLOW_MAX_LEVELS];
-  gfloat *pa[GST_CL_OPTFLOW_MAX_LEVELS], *pb[GST_CL_OPTFLOW_MAX_LEVELS];
-  gfloat *flow = NULL, *grad, *tinv;
-  guint8 *conv;
 
-  levels = gst_cl_optflow_effective_levels (w, h, levels);
-  for (gint l = 0; l < levels; l++) {
-    lw[l] = l ? (lw[l - 1] + 1) / 2 : w;
-    lh[l] = l ? (lh[l - 1] + 1) / 2 : h;
-    pa[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
-    pb[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
-    if (l == 0) {
-      gst_cl_ref_optflow_luma (a, w, w, h, 1, NULL, pa[0]);
-      gst_cl_ref_optflow_luma (b, w, w, h, 1, NULL, pb[0]);
-    } else {
-      gst_cl_ref_optflow_pyrdown (pa[l - 1], lw[l - 1], lh[l - 1], pa[l]);
-      gst_cl_ref_optflow_pyrdown (pb[l - 1], lw[l - 1], lh[l - 1], pb[l]);
-    }
-  }
-  grad = g_new (gfloat, 2 * (gsize) w * h);
-  tinv = g_new (gfloat, 4 * (gsize) w * h);
-  conv = g_new0 (guint8, (gsize) w * h);
-  for (gint l = levels - 1; l >= 0; l--) {
-    gfloat *f = g_new0 (gfloat, 2 * (gsize) lw[l] * lh[l]);
-    if (flow) {
-      gst_cl_ref_optflow_upsample (flow, lw[l + 1], lh[l + 1], f, lw[l],
-          lh[l]);
-      g_free (flow);
-    }
-    flow = f;
-    gst_cl_ref_optflow_gradient (pa[l], lw[l], lh[l], grad);
-    gst_cl_ref_optflow_tensor (grad, lw[l], lh[l], r, gst_cl_optflow_reg (r),
-        tinv);
-    for (gint it = 0; it < iterations; it++)
-      gst_cl_ref_optflow_iterate (pa[l], pb[l], grad, tinv, lw[l], lh[l], r,
-          0.01f, it == 0, 0, flow, conv);
-  }
-  for (gint l = 0; l < levels; l++) {
-    g_free (pa[l]);
-    g_free (pb[l]);
-  }
-  g_free (flow);
-  g_free (grad);
-  g_free (tinv);
-  g_free (conv);
+  free (gst_cl_ref_optflow_dense (a, w, b, w, w, h,
+          gst_cl_optflow_effective_levels (w, h, levels), r,
+          gst_cl_optflow_reg (r), iterations, 0.01f));
   return (g_get_monotonic_time () - t0) / 1000.0;
 }
 

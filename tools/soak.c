@@ -94,65 +94,6 @@ is_checked_frame (GstBuffer * buf)
   return is_checked_offset (GST_BUFFER_OFFSET (buf));
 }
 
-/* The reference flow of @a -> @b (luma planes, w x h) as cloptflow
- * computes it: pyramids, then coarse to fine, zero at the top, upsampled
- * below, @iterations iterations per level (the first ignoring the
- * convergence flags), on buffers (exact bilinear sampling). */
-static gfloat *
-reference_flow (const guint8 * a, gint as, const guint8 * b, gint bs, gint w,
-    gint h, gint levels, gint r, gint iterations, gfloat eps)
-{
-  gint lw[GST_CL_OPTFLOW_MAX_LEVELS], lh[GST_CL_OPTFLOW_MAX_LEVELS];
-  gfloat *pa[GST_CL_OPTFLOW_MAX_LEVELS], *pb[GST_CL_OPTFLOW_MAX_LEVELS];
-  gfloat *flow = NULL, *grad, *tinv;
-  guint8 *conv;
-
-  levels = gst_cl_optflow_effective_levels (w, h, levels);
-  lw[0] = w;
-  lh[0] = h;
-  for (gint l = 1; l < levels; l++) {
-    lw[l] = (lw[l - 1] + 1) / 2;
-    lh[l] = (lh[l - 1] + 1) / 2;
-  }
-  for (gint l = 0; l < levels; l++) {
-    pa[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
-    pb[l] = g_new (gfloat, (gsize) lw[l] * lh[l]);
-    if (l == 0) {
-      gst_cl_ref_optflow_luma (a, as, w, h, 1, NULL, pa[0]);
-      gst_cl_ref_optflow_luma (b, bs, w, h, 1, NULL, pb[0]);
-    } else {
-      gst_cl_ref_optflow_pyrdown (pa[l - 1], lw[l - 1], lh[l - 1], pa[l]);
-      gst_cl_ref_optflow_pyrdown (pb[l - 1], lw[l - 1], lh[l - 1], pb[l]);
-    }
-  }
-  grad = g_new (gfloat, 2 * (gsize) w * h);
-  tinv = g_new (gfloat, 4 * (gsize) w * h);
-  conv = g_new0 (guint8, (gsize) w * h);
-  for (gint l = levels - 1; l >= 0; l--) {
-    gfloat *f = g_new0 (gfloat, 2 * (gsize) lw[l] * lh[l]);
-    if (flow) {
-      gst_cl_ref_optflow_upsample (flow, lw[l + 1], lh[l + 1], f, lw[l],
-          lh[l]);
-      g_free (flow);
-    }
-    flow = f;
-    gst_cl_ref_optflow_gradient (pa[l], lw[l], lh[l], grad);
-    gst_cl_ref_optflow_tensor (grad, lw[l], lh[l], r, gst_cl_optflow_reg (r),
-        tinv);
-    for (gint it = 0; it < iterations; it++)
-      gst_cl_ref_optflow_iterate (pa[l], pb[l], grad, tinv, lw[l], lh[l], r,
-          eps, it == 0, 0, flow, conv);
-  }
-  for (gint l = 0; l < levels; l++) {
-    g_free (pa[l]);
-    g_free (pb[l]);
-  }
-  g_free (grad);
-  g_free (tinv);
-  g_free (conv);
-  return flow;
-}
-
 /* cloptflow: the largest |flow - reference| in px, or < 0 (unchecked);
  * the share of values outside the kernel checker's tolerance in
  * @outliers. */
@@ -185,16 +126,17 @@ check_flow (Stage * st, GstBuffer * out, gdouble * outliers)
   }
   w = GST_VIDEO_FRAME_WIDTH (&fa);
   h = GST_VIDEO_FRAME_HEIGHT (&fa);
-  ref = reference_flow (GST_VIDEO_FRAME_PLANE_DATA (&fa, 0),
+  ref = gst_cl_ref_optflow_dense (GST_VIDEO_FRAME_PLANE_DATA (&fa, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&fa, 0),
       GST_VIDEO_FRAME_PLANE_DATA (&fb, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 0), w, h, levels, window / 2,
-      iterations, (gfloat) eps);
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 0), w, h,
+      gst_cl_optflow_effective_levels (w, h, levels), window / 2,
+      gst_cl_optflow_reg (window / 2), iterations, (gfloat) eps);
   gst_video_frame_unmap (&fa);
   gst_video_frame_unmap (&fb);
   if ((gint) m->width != w || (gint) m->height != h ||
       !gst_buffer_map (m->field, &map, GST_MAP_READ)) {
-    g_free (ref);
+    free (ref);
     return 1e9;
   }
   for (gint y = 0; y < h; y++) {
@@ -210,7 +152,7 @@ check_flow (Stage * st, GstBuffer * out, gdouble * outliers)
   }
   *outliers = (gdouble) outside / (2.0 * w * h);
   gst_buffer_unmap (m->field, &map);
-  g_free (ref);
+  free (ref);
   return worst;
 }
 

@@ -179,6 +179,15 @@ void gst_cl_ref_optflow_iterate (const float *prev, const float *next,
 /* fine = 2 * bilinear (coarse at (x/2, y/2)), fine is w x h. */
 void gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch,
     float *fine, int w, int h);
+/* The whole flow of @a -> @b (8-bit luma planes, w x h) as cloptflow
+ * computes it on buffers: both pyramids of @levels levels (already
+ * limited to the frame), then coarse to fine, zero at the top, upsampled
+ * below, @iterations iterations per level (the first ignoring the
+ * convergence flags), regularisation @reg. Returns 2 * w * h floats
+ * (free ()). */
+float *gst_cl_ref_optflow_dense (const uint8_t * a, int a_stride,
+    const uint8_t * b, int b_stride, int w, int h, int levels, int r,
+    float reg, int iterations, float eps);
 /* Mean flow of each bs x bs block (the last ones clipped): means[2i..]. */
 void gst_cl_ref_optflow_block_means (const float *flow, int w, int h, int bs,
     float *means);

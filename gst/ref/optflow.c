@@ -225,6 +225,56 @@ gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch, float *fine,
     }
 }
 
+float *
+gst_cl_ref_optflow_dense (const uint8_t * a, int a_stride, const uint8_t * b,
+    int b_stride, int w, int h, int levels, int r, float reg, int iterations,
+    float eps)
+{
+  int lw[GST_CL_OPTFLOW_MAX_LEVELS], lh[GST_CL_OPTFLOW_MAX_LEVELS];
+  float *pa[GST_CL_OPTFLOW_MAX_LEVELS], *pb[GST_CL_OPTFLOW_MAX_LEVELS];
+  float *flow = NULL, *grad, *tinv;
+  uint8_t *conv;
+
+  for (int l = 0; l < levels; l++) {
+    lw[l] = l ? (lw[l - 1] + 1) / 2 : w;
+    lh[l] = l ? (lh[l - 1] + 1) / 2 : h;
+    pa[l] = malloc (sizeof (float) * lw[l] * lh[l]);
+    pb[l] = malloc (sizeof (float) * lw[l] * lh[l]);
+    if (l == 0) {
+      gst_cl_ref_optflow_luma (a, a_stride, w, h, 1, NULL, pa[0]);
+      gst_cl_ref_optflow_luma (b, b_stride, w, h, 1, NULL, pb[0]);
+    } else {
+      gst_cl_ref_optflow_pyrdown (pa[l - 1], lw[l - 1], lh[l - 1], pa[l]);
+      gst_cl_ref_optflow_pyrdown (pb[l - 1], lw[l - 1], lh[l - 1], pb[l]);
+    }
+  }
+  grad = malloc (sizeof (float) * 2 * w * h);
+  tinv = malloc (sizeof (float) * 4 * w * h);
+  conv = calloc ((size_t) w * h, 1);
+  for (int l = levels - 1; l >= 0; l--) {
+    float *f = calloc (2 * (size_t) lw[l] * lh[l], sizeof (float));
+    if (flow) {
+      gst_cl_ref_optflow_upsample (flow, lw[l + 1], lh[l + 1], f, lw[l],
+          lh[l]);
+      free (flow);
+    }
+    flow = f;
+    gst_cl_ref_optflow_gradient (pa[l], lw[l], lh[l], grad);
+    gst_cl_ref_optflow_tensor (grad, lw[l], lh[l], r, reg, tinv);
+    for (int it = 0; it < iterations; it++)
+      gst_cl_ref_optflow_iterate (pa[l], pb[l], grad, tinv, lw[l], lh[l], r,
+          eps, it == 0, 0, flow, conv);
+  }
+  for (int l = 0; l < levels; l++) {
+    free (pa[l]);
+    free (pb[l]);
+  }
+  free (grad);
+  free (tinv);
+  free (conv);
+  return flow;
+}
+
 void
 gst_cl_ref_optflow_block_means (const float *flow, int w, int h, int bs,
     float *means)
