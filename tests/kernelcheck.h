@@ -5,7 +5,9 @@
 
 #include <gst/gst.h>
 #include "cl/gstcldevice.h"
+#include "cl/gstclfilter.h"
 #include <stdlib.h>
+#include <string.h>
 
 static guint32 kernelcheck_rng = 0x12345678;
 
@@ -56,6 +58,38 @@ kernelcheck_compare (const guint8 * dst, const guint8 * ref, gsize size,
     if (!in_plane && dst[i] != guard)
       *guard_ok = FALSE;
   }
+  return maxdiff;
+}
+
+/* The same for a frame of @n planes @dp (all in @dst, @size bytes): the
+ * largest difference over the planes, in plane order, and where it is. */
+static inline gint
+kernelcheck_compare_planes (const guint8 * dst, const guint8 * ref,
+    gsize size, const GstCLPlane * dp, guint n, guint8 guard, gint * bad_p,
+    gint * bad_x, gint * bad_y, gboolean * guard_ok)
+{
+  guint8 *mask = g_malloc0 (size);
+  gint maxdiff = 0;
+
+  for (guint i = 0; i < n; i++) {
+    const gint wb = dp[i].width * dp[i].pixel_bytes;
+    gint bx = -1, by = -1;
+    gboolean unused = TRUE;
+    gint m = kernelcheck_compare (dst, ref, 0, dp[i].offset, dp[i].stride,
+        wb, dp[i].height, guard, &bx, &by, &unused);
+    if (m > maxdiff) {
+      maxdiff = m;
+      *bad_p = i;
+      *bad_x = bx;
+      *bad_y = by;
+    }
+    for (gint y = 0; y < dp[i].height; y++)
+      memset (mask + dp[i].offset + (gsize) y * dp[i].stride, 1, wb);
+  }
+  for (gsize i = 0; i < size; i++)
+    if (!mask[i] && dst[i] != guard)
+      *guard_ok = FALSE;
+  g_free (mask);
   return maxdiff;
 }
 
