@@ -226,6 +226,28 @@ enqueue_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
       event);
 }
 
+/* The arguments the histogram kernels (separate and fused) begin with: the
+ * plane, the tile geometry, @slices work-groups per tile, the luma
+ * weights. */
+static cl_int
+set_tile_args (cl_kernel k, cl_uint * a, cl_mem src, const GstCLPlane * sp,
+    const GstCLHisteqGeometry * g, cl_int slices, const cl_uint * wts)
+{
+  cl_int status = CL_SUCCESS;
+
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &src);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_uint), &sp->offset);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &sp->stride);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &sp->width);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &sp->height);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &g->tw);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &g->th);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &g->tiles_x);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &slices);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_uint) * 4, wts);
+  return status;
+}
+
 /* The separate launches: histograms of every (tile, slice), scene cut
  * (smoothing on), LUT. */
 static cl_int
@@ -244,16 +266,7 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   /* 1. histograms of every (tile, slice) */
   k = prog->serial ? prog->hist_serial[ci] : prog->hist[ci];
   a = 0;
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tw);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->th);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint) * 4, wts);
+  status |= set_tile_args (k, &a, src, sp, g, bufs->slices, wts);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
@@ -350,16 +363,7 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
     k = prog->hist_lut[ci];
     a = 0;
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &src);
-    status |= clSetKernelArg (k, a++, sizeof (cl_uint), &sp->offset);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->stride);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tw);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->th);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->fused_slices);
-    status |= clSetKernelArg (k, a++, sizeof (wts), wts);
+    status |= set_tile_args (k, &a, src, sp, g, bufs->fused_slices, wts);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->ghist);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
