@@ -6,6 +6,11 @@
  * is from the first command's start to the last one's end (profiling
  * events), median of ITERATIONS. GST_CL_BLUR_TILE (tile height and
  * work-group shape) applies, so bench/tile-sweep.sh can sweep it.
+ * Beside them, "b2b": the figure ../shared/tools/cllimits.c measures for the
+ * floor that ../shared/device/README.md lists: ITERATIONS launches back to
+ * back, each from one buffer to the next of a set rotating through 256 MiB
+ * (no cache reuse), on a queue without profiling, one clFinish at the end;
+ * wall time per frame, for the read+write kernel and the blur alike.
  * A report, never a test.
  * Usage: bench_blur_frames [WIDTH HEIGHT [SIGMA [KSIZE [ITERATIONS [DEVICES]]]]]
  *   DEVICES: gpu (default), cpu or all */
@@ -42,22 +47,27 @@ span_ms (cl_event first, cl_event last)
   return (t1 - t0) / 1e6;
 }
 
+/* The frame's launches from @src to @dst; with @first and @last NULL, no
+ * events (the back-to-back mode). */
 static cl_int
-launch_frame (Job * j, cl_event * first, cl_event * last)
+enqueue_frame (Job * j, cl_command_queue queue, cl_mem src, cl_mem dst,
+    cl_event * first, cl_event * last)
 {
   if (j->one_launch) {
-    cl_int s = gst_cl_blur_program_enqueue_planes (j->full, j->ctx->queue,
-        j->src, j->planes, j->dst, j->planes, j->n_planes, last);
-    if (s == CL_SUCCESS)
+    cl_int s = gst_cl_blur_program_enqueue_planes (j->full, queue, src,
+        j->planes, dst, j->planes, j->n_planes, last);
+    if (s == CL_SUCCESS && last)
       clRetainEvent (*first = *last);
     return s;
   }
   for (guint p = 0; p < j->n_planes; p++) {
     cl_event ev = NULL;
-    cl_int s = gst_cl_blur_program_enqueue (p ? j->half : j->full,
-        j->ctx->queue, j->src, &j->planes[p], j->dst, &j->planes[p], &ev);
+    cl_int s = gst_cl_blur_program_enqueue (p ? j->half : j->full, queue,
+        src, &j->planes[p], dst, &j->planes[p], last ? &ev : NULL);
     if (s != CL_SUCCESS)
       return s;
+    if (!last)
+      continue;
     if (p == 0)
       clRetainEvent (*first = ev);
     if (*last)
@@ -65,6 +75,87 @@ launch_frame (Job * j, cl_event * first, cl_event * last)
     *last = ev;
   }
   return CL_SUCCESS;
+}
+
+static cl_int
+launch_frame (Job * j, cl_event * first, cl_event * last)
+{
+  return enqueue_frame (j, j->ctx->queue, j->src, j->dst, first, last);
+}
+
+/* Buffers for the back-to-back mode: enough to span 256 MiB, 2 to 64, as
+ * cllimits.c rotates them. */
+typedef struct
+{
+  cl_command_queue queue;       /* no profiling, as cllimits.c's */
+  cl_mem *bufs;
+  gint n;
+} Rotation;
+
+static gboolean
+rotation_init (Rotation * r, GstCLContext * ctx, gsize bytes)
+{
+  cl_int status;
+  const guint8 zero = 0;
+
+  r->n = CLAMP ((gint) (256.0 * 1024 * 1024 / bytes), 2, 64);
+  r->bufs = g_new0 (cl_mem, r->n);
+  r->queue = clCreateCommandQueue (ctx->context, ctx->device->device, 0,
+      &status);
+  if (status != CL_SUCCESS)
+    return FALSE;
+  for (gint i = 0; i < r->n; i++) {
+    r->bufs[i] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+        &status);
+    if (status != CL_SUCCESS ||
+        clEnqueueFillBuffer (r->queue, r->bufs[i], &zero, 1, 0, bytes, 0,
+            NULL, NULL) != CL_SUCCESS)
+      return FALSE;
+  }
+  return clFinish (r->queue) == CL_SUCCESS;
+}
+
+static void
+rotation_clear (Rotation * r)
+{
+  for (gint i = 0; i < r->n; i++)
+    if (r->bufs[i])
+      clReleaseMemObject (r->bufs[i]);
+  if (r->queue)
+    clReleaseCommandQueue (r->queue);
+  g_free (r->bufs);
+  memset (r, 0, sizeof (*r));
+}
+
+/* Wall ms per frame of @iters frames enqueued back to back over @r (the
+ * blur, or with @copy the read+write kernel), after one untimed round. */
+static gdouble
+back_to_back_ms (Job * j, Rotation * r, gboolean copy, gint iters)
+{
+  gdouble t0 = 0;
+  for (gint i = -r->n; i < iters; i++) {
+    cl_mem src = r->bufs[(i + r->n) % r->n];
+    cl_mem dst = r->bufs[(i + r->n + 1) % r->n];
+    cl_int s;
+    if (i == 0) {
+      if (clFinish (r->queue) != CL_SUCCESS)
+        return -1;
+      t0 = g_get_monotonic_time ();
+    }
+    if (copy) {
+      clSetKernelArg (j->copy, 0, sizeof (cl_mem), &src);
+      clSetKernelArg (j->copy, 1, sizeof (cl_mem), &dst);
+      s = clEnqueueNDRangeKernel (r->queue, j->copy, 1, NULL, &j->n16, NULL,
+          0, NULL, NULL);
+    } else {
+      s = enqueue_frame (j, r->queue, src, dst, NULL, NULL);
+    }
+    if (s != CL_SUCCESS)
+      return -1;
+  }
+  if (clFinish (r->queue) != CL_SUCCESS)
+    return -1;
+  return (g_get_monotonic_time () - t0) / 1e3 / iters;
 }
 
 static gdouble
@@ -122,8 +213,9 @@ main (int argc, char **argv)
   g_print ("blur frames %dx%d sigma %.2f ksize %d, tiled variant, median of "
       "%d, ms; %s=%s\n", width, height, sigma, ksize, iters,
       GST_CL_BLUR_TILE_ENV, knob ? knob : "(auto)");
-  g_print ("%-28s %-6s %-10s %9s %9s %8s %s\n", "device", "format", "path",
-      "kernel", "floor", "k/floor", "tiles=luma,chroma c1/c2 wg=work-group");
+  g_print ("%-28s %-6s %-10s %9s %9s %8s %9s %9s %8s %s\n", "device",
+      "format", "path", "kernel", "floor", "k/floor", "b2b", "b2b-floor",
+      "b2b/fl", "tiles=luma,chroma c1/c2 wg=work-group");
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
@@ -177,6 +269,10 @@ main (int argc, char **argv)
           &status);
       job.n16 = bytes / 16;
       gdouble floor_ms = bench_median_ms (launch_copy, &job, iters, &min_ms);
+      Rotation rot = { 0 };
+      gboolean rotating = rotation_init (&rot, ctx, bytes);
+      gdouble b2b_floor = rotating ?
+          back_to_back_ms (&job, &rot, TRUE, iters * 4) : -1;
 
       for (gint one = 0; one < 2; one++) {
         if (one && !gst_cl_blur_program_has_planes (&full, job.planes,
@@ -184,12 +280,16 @@ main (int argc, char **argv)
           continue;
         job.one_launch = one;
         gdouble ms = median_frame_ms (&job, iters);
-        g_print ("%-28.28s %-6s %-10s %9.4f %9.4f %7.2fx tiles=%d,%d/%d "
-            "wg=%dx%d\n", dev->name, formats[f], one ? "one-launch" :
-            job.n_planes > 1 ? "per-plane" : "plane", ms, floor_ms,
-            ms / floor_ms, full.tile_h[0], full.chroma_tile_h[0],
+        gdouble b2b = rotating ? back_to_back_ms (&job, &rot, FALSE,
+            iters * 4) : -1;
+        g_print ("%-28.28s %-6s %-10s %9.4f %9.4f %7.2fx %9.4f %9.4f %7.2fx "
+            "tiles=%d,%d/%d wg=%dx%d\n", dev->name, formats[f],
+            one ? "one-launch" : job.n_planes > 1 ? "per-plane" : "plane", ms,
+            floor_ms, ms / floor_ms, b2b, b2b_floor, b2b / b2b_floor,
+            full.tile_h[0], full.chroma_tile_h[0],
             full.chroma_tile_h[1], full.wg_x, full.wg_y);
       }
+      rotation_clear (&rot);
       clReleaseMemObject (job.src);
       clReleaseMemObject (job.dst);
       g_free (host);

@@ -229,6 +229,8 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   guint32 *hist;
   guint8 *rluts, *dluts;
   gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0, shifted = 0;
+  gint bad_bin = -1;
+  gfloat bad_shift = 0, want_shift = 0;
   cl_mem s, d;
   cl_int status = CL_SUCCESS;
 
@@ -286,8 +288,14 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
       clReleaseEvent (ev);
     if (status == CL_SUCCESS && bad_frame < 0 &&
         (memcmp (dluts, rluts, tiles * BINS) != 0 ||
-            dshift != fs[GST_CL_HISTEQ_FS_SHIFT]))
+            dshift != fs[GST_CL_HISTEQ_FS_SHIFT])) {
       bad_frame = frame;
+      bad_shift = dshift;
+      want_shift = fs[GST_CL_HISTEQ_FS_SHIFT];
+      for (gint i = 0; i < tiles * BINS && bad_bin < 0; i++)
+        if (dluts[i] != rluts[i])
+          bad_bin = i;
+    }
   }
 
   /* The jitter must have been tracked (a shift on most frames that are
@@ -298,10 +306,11 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   if (!ok) {
     n_failed++;
     g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
-        "differ from frame %d, %d cuts (want %d), %d frames shifted, "
-        "strength %.2f\n", ctx->device->name,
-        path_name (prog), mode ? "clahe" : "global", w, h,
-        status, bad_frame, cuts, want_cuts, shifted, strength);
+        "differ from frame %d (shift %.9g, want %.9g; first LUT entry off "
+        "%d), %d cuts (want %d), %d frames shifted, strength %.2f\n",
+        ctx->device->name, path_name (prog), mode ? "clahe" : "global", w, h,
+        status, bad_frame, bad_shift, want_shift, bad_bin, cuts, want_cuts,
+        shifted, strength);
   }
   clReleaseMemObject (s);
   clReleaseMemObject (d);
