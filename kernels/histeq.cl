@@ -233,6 +233,71 @@ median_shift (__global const float *d, int n, __local int *bins)
   return 0.0f;
 }
 
+/* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
+ * work-item: the order gst/ref/histeq.c sums in. Clobbers @v. */
+inline float
+tree_sum_serial (__local float *v)
+{
+  for (int s = BINS / 2; s > 0; s >>= 1)
+    for (int i = 0; i < s; i++)
+      v[i] += v[i + s];
+  return v[0];
+}
+
+#if PAR_TAIL
+/* The same sums by the whole work-group (local size BINS); every work-item
+ * has written its v[b]. */
+#define TREE_SUM(NAME, T) \
+inline T \
+NAME (__local T * v) \
+{ \
+  const int b = get_local_id (0); \
+  for (int s = BINS / 2; s > 0; s >>= 1) { \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if (b < s) \
+      v[b] += v[b + s]; \
+  } \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  const T r = v[0]; \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  return r; \
+}
+TREE_SUM (tree_sum, float)
+TREE_SUM (tree_sum_int, int)
+
+/* equalize_map () by the whole work-group: @hist becomes its inclusive
+ * prefix sums (integers: exactly the serial loop's sums); @i0: a local int
+ * for the first non-empty bin. */
+inline void
+equalize_map_group (__local int *hist, int total, __local float *f,
+    __local int *i0)
+{
+  const int b = get_local_id (0);
+  for (int off = 1; off < BINS; off <<= 1) {
+    barrier (CLK_LOCAL_MEM_FENCE);
+    const int t = b >= off ? hist[b - off] : 0;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    hist[b] += t;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int sum = hist[b];
+  /* the serial search stops at the last bin if all before it are empty */
+  if ((sum > 0 && (b == 0 || hist[b - 1] == 0)) ||
+      (b == BINS - 1 && sum == 0))
+    *i0 = b;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int first = *i0, at_first = hist[first];  /* its own count */
+  if (at_first == total) {
+    /* One value: equalizeHist leaves the frame as it is. */
+    f[b] = (float) b;
+  } else {
+    const float scale = 255.0f / (float) (total - at_first);
+    f[b] = b <= first ? 0.0f : (float) (sum - at_first) * scale;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
 /* The frame's temporal state, one work-group, run before histeq_lut when
  * smoothing is on.
  * Scene cut: the frame's histogram (sum of every tile's) is compared with
@@ -256,7 +321,7 @@ typedef struct
   int q[BINS], bins[SHIFT_BINS];
   float f[BINS], g[BINS], pdf[BINS], tm[BINS], ts[BINS];
   float inv_l, target_l, d_l;
-  int cut_l, stop_l;
+  int cut_l, stop_l, i0_l;
 } CutLocal;
 
 /* The frame's part of histeq_cut, for the whole work-group. Before it the
@@ -283,7 +348,74 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #define d_l L->d_l
 #define cut_l L->cut_l
 #define stop_l L->stop_l
+#define i0_l L->i0_l
   const int b = get_local_id (0), lsize = get_local_size (0);
+#if PAR_TAIL
+  /* GPUs: every step spread over the work-group. In one work-item (below)
+   * the sums, the map and the Newton steps took ~0.02 ms a frame on an
+   * H100, as long as the whole histogram launch. Integer sums and the scan
+   * are exact in any order; float sums go through tree_sum (), the order of
+   * tree_sum_serial () and of gst/ref/histeq.c, so all paths round alike.
+   * Not on CPU devices: PoCL miscompiled these barriers in the fused
+   * launches (the checker's temporal cases). */
+  const int qb = q[b];
+  const float pdf_b = frame_state[b];
+  float g_b = frame_state[FS_MAP + b];
+  int is_cut = reset || frame_state[FS_VALID] == 0.0f;
+
+  bins[b] = qb;
+  const int count = tree_sum_int (bins);
+  const float inv = 1.0f / (float) count;
+  const float p = (float) qb * inv;
+  tm[b] = fabs (p - pdf_b);
+  if (0.5f * tree_sum (tm) > cut_threshold)
+    is_cut = 1;
+  frame_state[b] = is_cut ? p : pdf_b + alpha * (p - pdf_b);
+  if (b == 0) {
+    frame_state[FS_VALID] = 1.0f;
+    frame_state[FS_CUT] = is_cut ? 1.0f : 0.0f;
+    cut_l = is_cut;
+  }
+  if (!clahe) {
+    bins[b] = qb;
+    equalize_map_group (bins, count, f, &i0_l);
+    const float fb = f[b];
+    tm[b] = p * fb;
+    const float own = tree_sum (tm);
+    g_b = is_cut ? fb : g_b + alpha * (fb - g_b);
+    g[b] = g_b;
+    frame_state[FS_MAP + b] = g_b;
+    if (b == 0) {
+      float target = frame_state[FS_TARGET];
+      target = is_cut ? own : target + alpha * (own - target);
+      frame_state[FS_TARGET] = target;
+      target_l = target;
+      d_l = 0.0f;
+      stop_l = is_cut;
+    }
+    /* Newton as below; all three steps run their sums, and once stopped d
+     * no longer moves. */
+    for (int it = 0; it < 3; it++) {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      const float x = (float) b - d_l;
+      tm[b] = qb ? p * shifted (g, x) : 0.0f;
+      ts[b] = qb ? p * slope_at (g, x) : 0.0f;
+      const float m = tree_sum (tm), sl = tree_sum (ts);
+      if (b == 0 && !stop_l) {
+        if (!(sl > 1e-3f)) {
+          stop_l = 1;
+        } else {
+          float d = d_l + (m - target_l) / sl;
+          d_l = d > MAX_SHIFT ? MAX_SHIFT : d < -MAX_SHIFT ? -MAX_SHIFT : d;
+        }
+      }
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (b == 0)
+      frame_state[FS_SHIFT] = is_cut ? 0.0f : d_l;
+    return;
+  }
+#else
 
   g[b] = frame_state[FS_MAP + b];
   /* Work-item 0 reads the state from local memory: its serial loops over
@@ -291,17 +423,14 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   pdf[b] = frame_state[b];
   barrier (CLK_LOCAL_MEM_FENCE);
   if (b == 0) {
-    float total = 0.0f, tv = 0.0f;
     int count = 0;
-    for (int j = 0; j < BINS; j++) {
-      total += (float) q[j];
+    for (int j = 0; j < BINS; j++)
       count += q[j];
-    }
-    const float inv = 1.0f / total;
+    const float inv = 1.0f / (float) count;
     int cut = reset || frame_state[FS_VALID] == 0.0f;
     for (int j = 0; j < BINS; j++)
-      tv += fabs ((float) q[j] * inv - pdf[j]);
-    if (0.5f * tv > cut_threshold)
+      tm[j] = fabs ((float) q[j] * inv - pdf[j]);
+    if (0.5f * tree_sum_serial (tm) > cut_threshold)
       cut = 1;
     for (int j = 0; j < BINS; j++) {
       const float p = (float) q[j] * inv;
@@ -312,13 +441,13 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
     cut_l = cut;
 
     if (!clahe) {
-      float own = 0.0f;
       equalize_map (q, count, f);
       for (int j = 0; j < BINS; j++) {
-        own += ((float) q[j] * inv) * f[j];
+        ts[j] = ((float) q[j] * inv) * f[j];
         g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
         frame_state[FS_MAP + j] = g[j];
       }
+      const float own = tree_sum_serial (ts);
       float target = frame_state[FS_TARGET];
       target = cut ? own : target + alpha * (own - target);
       frame_state[FS_TARGET] = target;
@@ -332,24 +461,18 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
     /* The shift d for which the frame mapped by g (value - d) has the mean
      * target: Newton from 0, 3 steps (the sum is piecewise linear in d), as
      * find_shift () in gst/ref/histeq.c. Every work-item computes its bin's
-     * terms, one sums them in the reference's order (the same floats): in
+     * terms, one sums them in tree_sum ()'s order (the same floats): in
      * one work-item the 3 x 256 steps took ~0.1 ms on the H200. */
     barrier (CLK_LOCAL_MEM_FENCE);
     for (int it = 0; it < 3; it++) {
       if (!stop_l) {
         const float p = (float) q[b] * inv_l, x = (float) b - d_l;
-        tm[b] = p * shifted (g, x);
-        ts[b] = p * slope_at (g, x);
+        tm[b] = q[b] ? p * shifted (g, x) : 0.0f;
+        ts[b] = q[b] ? p * slope_at (g, x) : 0.0f;
       }
       barrier (CLK_LOCAL_MEM_FENCE);
       if (b == 0 && !stop_l) {
-        float m = 0.0f, sl = 0.0f;
-        for (int j = 0; j < BINS; j++) {
-          if (q[j] == 0)
-            continue;
-          m += tm[j];
-          sl += ts[j];
-        }
+        const float m = tree_sum_serial (tm), sl = tree_sum_serial (ts);
         if (!(sl > 1e-3f)) {
           stop_l = 1;
         } else {
@@ -363,6 +486,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
       frame_state[FS_SHIFT] = cut_l ? 0.0f : d_l;
     return;
   }
+
+#endif
 
   /* CLAHE: every tile's mean level against its smoothed mean */
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -416,6 +541,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #undef d_l
 #undef cut_l
 #undef stop_l
+#undef i0_l
 }
 
 __kernel void
@@ -461,12 +587,18 @@ inline void
 lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
     __global const float * frame_state, __global uchar * lut,
-    __local float *f, __local float *g)
+    __local float *f, __local float *g, __local int *i0)
 {
   const int b = get_local_id (0);
 
   /* 256 sequential steps per tile: cheaper than a parallel scan's barriers
-   * on CPU devices, and exactly OpenCV's order of operations. */
+   * on CPU devices, and exactly OpenCV's order of operations. On GPUs the
+   * global mode's one tile is scanned by the whole group (exact). */
+#if PAR_TAIL
+  if (!clahe)
+    equalize_map_group (hist, total, f, i0);
+  else
+#endif
   if (b == 0) {
     if (clahe) {
       if (clip > 0) {
@@ -525,6 +657,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
 {
   __local int hist[BINS];
   __local float f[BINS], g[BINS];
+  __local int i0;
   const int b = get_local_id (0), tile = get_group_id (1);
   __global const uint *p = partial + (size_t) tile * slices * BINS + b;
   uint c = 0;
@@ -534,7 +667,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   hist[b] = c;
   barrier (CLK_LOCAL_MEM_FENCE);
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, state,
-      frame_state, lut, f, g);
+      frame_state, lut, f, g, &i0);
 }
 
 /* ---- fused: histogram, scene cut and LUT in one launch (GPUs) ---------- */
@@ -591,7 +724,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   __local int hist[BINS]; \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
-  __local int last, frame_last; \
+  __local int last, frame_last, i0; \
   __local uint sink; \
   __local ulong rsum[BINS]; \
   __local uint rn[BINS]; \
@@ -636,7 +769,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   if (smooth == 0) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
-        state, frame_state, lut, f, g); \
+        state, frame_state, lut, f, g, &i0); \
     return; \
   } \
   if (clahe) { \
@@ -678,7 +811,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, &L); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
-      state, frame_state, lut, f, g); \
+      state, frame_state, lut, f, g, &i0); \
 }
 
 /* Rows @gi, @gi + @n, ... of plane @p = (src offset, src stride, dst

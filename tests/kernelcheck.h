@@ -94,12 +94,15 @@ kernelcheck_compare_planes (const guint8 * dst, const guint8 * ref,
 }
 
 /* Every OpenCL device, after gst_init(); exits 77 (skipped) with the reason
- * when there is none. */
+ * when there is none. KERNELCHECK_DEVICES=gpu or cpu keeps only those (a
+ * GPU run need not wait for PoCL to build every variant). */
 #define KERNELCHECK_DEVICES(argc, argv) kernelcheck_devices (&(argc), &(argv))
 static inline const GPtrArray *
 kernelcheck_devices (int *argc, char ***argv)
 {
   const GPtrArray *devices;
+  const gchar *only = g_getenv ("KERNELCHECK_DEVICES");
+  GPtrArray *kept;
   GError *err = NULL;
 
   gst_init (argc, argv);
@@ -108,5 +111,17 @@ kernelcheck_devices (int *argc, char ***argv)
     g_print ("SKIP: %s\n", err->message);
     exit (77);
   }
-  return devices;
+  if (!only || (strcmp (only, "gpu") && strcmp (only, "cpu")))
+    return devices;
+  kept = g_ptr_array_new ();    /* lives as long as the checker */
+  for (guint i = 0; i < devices->len; i++) {
+    const GstCLDeviceInfo *dev = g_ptr_array_index (devices, i);
+    if (dev->is_gpu == !strcmp (only, "gpu"))
+      g_ptr_array_add (kept, (gpointer) dev);
+  }
+  if (kept->len == 0) {
+    g_print ("SKIP: no %s device (KERNELCHECK_DEVICES)\n", only);
+    exit (77);
+  }
+  return kept;
 }

@@ -71,6 +71,9 @@ typedef struct
 void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 
 #define GST_CL_HISTEQ_FUSED_ENV "GST_CL_HISTEQ_FUSED"
+/* 1: the frame's cut and map computed by the whole work-group (default on
+ * GPUs), 0: by one work-item (default elsewhere) */
+#define GST_CL_HISTEQ_PAR_TAIL_ENV "GST_CL_HISTEQ_PAR_TAIL"
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);

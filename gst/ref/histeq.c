@@ -111,20 +111,33 @@ slope_at (const float *g, float x)
   return g[k + 1] - g[k];
 }
 
-/* The shift d for which sum_j p_j g(j - d) = @target (Newton from 0). */
+/* Sum of the BINS values of @v, pairwise (v[i] += v[i + s] for s = 128, 64,
+ * ..., 1): the order the kernels add in (a work-group's tree on GPUs, the
+ * same pairs in one work-item elsewhere), so all round alike. Clobbers @v. */
+static float
+tree_sum (float *v)
+{
+  for (int s = BINS / 2; s > 0; s >>= 1)
+    for (int i = 0; i < s; i++)
+      v[i] += v[i + s];
+  return v[0];
+}
+
+/* The shift d for which sum_j p_j g(j - d) = @target (Newton from 0; empty
+ * bins add 0). */
 static float
 find_shift (const uint32_t * hist, float inv, const float *g, float target)
 {
   float d = 0.0f;
   for (int it = 0; it < 3; it++) {
-    float m = 0.0f, s = 0.0f;
+    float tm[BINS], ts[BINS], m, s;
     for (int j = 0; j < BINS; j++) {
-      if (hist[j] == 0)
-        continue;
       const float p = (float) hist[j] * inv, x = (float) j - d;
-      m += p * shifted (g, x);
-      s += p * slope_at (g, x);
+      tm[j] = hist[j] ? p * shifted (g, x) : 0.0f;
+      ts[j] = hist[j] ? p * slope_at (g, x) : 0.0f;
     }
+    m = tree_sum (tm);
+    s = tree_sum (ts);
     if (!(s > 1e-3f))
       break;
     d = d + (m - target) / s;
@@ -196,21 +209,19 @@ int
 gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
     float alpha, float cut_threshold, int reset, float *frame_state)
 {
-  float total = 0.0f, tv = 0.0f, inv;
+  float tv[BINS], inv;
   uint32_t hist[BINS] = { 0 };
   int cut = reset || frame_state[GST_CL_HISTEQ_FS_VALID] == 0.0f, count = 0;
 
   for (int t = 0; t < tiles; t++)
     for (int j = 0; j < BINS; j++)
       hist[j] += tile_hist[t * BINS + j];
-  for (int j = 0; j < BINS; j++) {
-    total += (float) hist[j];
-    count += hist[j];
-  }
-  inv = 1.0f / total;
   for (int j = 0; j < BINS; j++)
-    tv += fabsf ((float) hist[j] * inv - frame_state[j]);
-  if (0.5f * tv > cut_threshold)
+    count += hist[j];
+  inv = 1.0f / (float) count;
+  for (int j = 0; j < BINS; j++)
+    tv[j] = fabsf ((float) hist[j] * inv - frame_state[j]);
+  if (0.5f * tree_sum (tv) > cut_threshold)
     cut = 1;
   for (int j = 0; j < BINS; j++) {
     float q = (float) hist[j] * inv;
@@ -220,12 +231,14 @@ gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
   frame_state[GST_CL_HISTEQ_FS_CUT] = cut ? 1.0f : 0.0f;
 
   if (!clahe) {
-    float f[BINS], *g = frame_state + GST_CL_HISTEQ_FS_MAP, own = 0.0f, target;
+    float f[BINS], *g = frame_state + GST_CL_HISTEQ_FS_MAP, terms[BINS], own,
+        target;
     equalize_map (hist, count, f);
     for (int j = 0; j < BINS; j++) {
-      own += ((float) hist[j] * inv) * f[j];
+      terms[j] = ((float) hist[j] * inv) * f[j];
       g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
     }
+    own = tree_sum (terms);
     target = frame_state[GST_CL_HISTEQ_FS_TARGET];
     target = cut ? own : target + alpha * (own - target);
     frame_state[GST_CL_HISTEQ_FS_TARGET] = target;
