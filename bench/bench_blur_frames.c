@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Kernel time of the GPU (tiled) blur on whole frames, GRAY8, NV12 and
+/* Kernel time of the GPU blur (the device's variant; GST_CL_BLUR_VARIANT
+ * picks another) on whole frames, GRAY8, NV12 and
  * I420: the planes one launch each (as clblur did before) against every
  * plane in one launch, beside the device's floor for the frame (a plain
  * read+write kernel over all its bytes, timed the same way). Time per frame
@@ -210,9 +211,9 @@ main (int argc, char **argv)
     g_print ("SKIP: %s\n", err->message);
     return 77;
   }
-  g_print ("blur frames %dx%d sigma %.2f ksize %d, tiled variant, median of "
-      "%d, ms; %s=%s\n", width, height, sigma, ksize, iters,
-      GST_CL_BLUR_TILE_ENV, knob ? knob : "(auto)");
+  g_print ("blur frames %dx%d sigma %.2f ksize %d, median of %d, ms; %s=%s\n",
+      width, height, sigma, ksize, iters, GST_CL_BLUR_TILE_ENV,
+      knob ? knob : "(auto)");
   g_print ("%-28s %-6s %-10s %9s %9s %8s %9s %9s %8s %s\n", "device",
       "format", "path", "kernel", "floor", "k/floor", "b2b", "b2b-floor",
       "b2b/fl", "tiles=luma,chroma c1/c2 wg=work-group");
@@ -237,10 +238,12 @@ main (int argc, char **argv)
     job.copy = clCreateKernel (copy_prog, "copy16", &status);
     gst_cl_blur_taps_compute (&taps, sigma, sigma, ksize, 0, 0);
     gst_cl_blur_taps_compute (&ctaps, sigma, sigma, ksize, 1, 1);
-    if (!gst_cl_blur_program_init_planes (&full, ctx, &taps, &ctaps,
-            GST_CL_BLUR_TILED, &err) ||
-        !gst_cl_blur_program_init (&half, ctx, &ctaps, GST_CL_BLUR_TILED,
-            &err)) {
+    const GstCLBlurVariant variant = gst_cl_blur_preferred_variant (dev,
+        &taps);
+    g_print ("%s: variant %s\n", dev->name, gst_cl_blur_variant_name (variant));
+    if (!gst_cl_blur_program_init_planes (&full, ctx, &taps, &ctaps, variant,
+            &err) ||
+        !gst_cl_blur_program_init (&half, ctx, &ctaps, variant, &err)) {
       g_printerr ("%s: %s\n", dev->name, err->message);
       g_clear_error (&err);
       continue;
