@@ -12,7 +12,8 @@
  * before it writes a pixel, so two dependent passes is the least any
  * implementation can do.
  * A report, never a test.
- * Usage: bench_histeq [WIDTH HEIGHT [ITERATIONS]] */
+ * Usage: bench_histeq [WIDTH HEIGHT [ITERATIONS [DEVICES]]]
+ *   DEVICES: all (default), gpu or cpu */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
 #include "elements/gstclhisteqkernel.h"
@@ -225,6 +226,7 @@ main (int argc, char **argv)
   gint width = argc > 2 ? atoi (argv[1]) : 1920;
   gint height = argc > 2 ? atoi (argv[2]) : 1080;
   gint iters = argc > 3 ? atoi (argv[3]) : 30;
+  const gchar *which = argc > 4 ? argv[4] : "all";
   const GPtrArray *devices;
   GError *err = NULL;
 
@@ -236,6 +238,9 @@ main (int argc, char **argv)
   }
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
+    if ((!strcmp (which, "gpu") && !dev->is_gpu) ||
+        (!strcmp (which, "cpu") && dev->is_gpu))
+      continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     GstCLHisteqProgram prog;
 
