@@ -28,6 +28,12 @@
  *   -DWITH_PLANES=1 -DKXC -DKYC -DWXC -DWYC -DTILE_HC1 -DTILE_HC2
  *                         the one-launch YUV kernels (blur_tiled_nv12,
  *                         blur_tiled_i420) with the chroma planes' taps
+ *   -DWITH_SLIDE=1 -DSLIDE_H=n -DSLIDE_C1 -DSLIDE_C2 -DSLIDE_C4 (0|1)
+ *                         the slide kernels, rows per work-item, and which
+ *                         channel counts get one (the host checks that the
+ *                         taps fit: KY <= 15, RX * cn <= 16); with
+ *                         WITH_PLANES also -DSLIDE_CC1 -DSLIDE_CC2 for the
+ *                         chroma planes (blur_slide_nv12, blur_slide_i420)
  *
  * Kernels, each for cn = 1, 2, 4 (suffix _c1, _c2, _c4), same arguments:
  *   blur_rows_cN   no local memory; each work-item writes 16 bytes of one
@@ -44,6 +50,11 @@
  *   blur_fixed_cN  blur_bands in 16-bit fixed point; for CPU devices, where
  *                  the host has proven its error bound (see
  *                  gst_cl_blur_fixed_taps).  Same global size as bands.
+ *   blur_slide_cN  each work-item writes 4 bytes x SLIDE_H rows straight
+ *                  from global memory, no local memory, no barrier; for
+ *                  GPUs (an alternative to tiled, short kernels only).
+ *                  global = (ceil(width * cn / 4), ceil(height / SLIDE_H)),
+ *                  each rounded up to the host's work-group shape
  */
 
 #define RX (KX / 2)
@@ -330,6 +341,187 @@ blur_tiled_i420 (PLANES_ARGS)
 #endif
 
 #endif /* WITH_PLANES */
+
+/* ---- slide: 4 bytes x SLIDE_H rows per work-item, registers only ------ */
+
+/* On a GPU a 1080p plane is about one wave of work-groups, so the tiled
+ * kernels' per-item chain (global load, local store, barrier, local loads,
+ * barrier, ...) sets their time. Here each work-item reads the SLIDE_H +
+ * KY - 1 input rows it needs straight from global memory (4-byte words:
+ * the centre one and ceil(RX * cn / 4) each side), does the horizontal
+ * pass in registers, and writes output row r as soon as input row
+ * r + KY - 1 is in. The loops are unrolled, so the input rows' horizontal
+ * results are registers of which only the last KY are live, and the loads
+ * of every row can be issued before the first one arrives. Neighbouring
+ * work-items read overlapping halos, which the caches serve. */
+#if WITH_SLIDE
+
+#ifndef SLIDE_H
+#define SLIDE_H 8
+#endif
+#define SLIDE_MAX_KY 15         /* the host keeps to these (slide_fits) */
+#define SLIDE_MAX_NW 4          /* halo words each side: RX * cn <= 16 */
+#define SLIDE_NW(rx, cn) (((rx) * (cn) + 3) / 4)
+#define SLIDE_SPAN (4 * (2 * SLIDE_MAX_NW + 1))
+
+#define F4(f, i) ((float4) ((f)[i], (f)[(i) + 1], (f)[(i) + 2], (f)[(i) + 3]))
+
+/* Horizontal taps of the 4 bytes at byte @xb of @row (a row of @width
+ * pixels of @cn bytes); @inside: no byte of the halo needs reflecting.
+ * @cn, @kx and @tx are compile-time constants at every call site. */
+static inline float4
+slide_across (const int cn, const int kx, __constant const float *tx,
+    __global const uchar * row, const int xb, const int width,
+    const bool inside)
+{
+  const int rx = kx / 2, nw = SLIDE_NW (rx, cn), c = 4 * nw;
+  __global const uchar *p = row + xb - c;
+  float f[SLIDE_SPAN];
+
+  if (inside && ((size_t) p & 3) == 0) {
+#pragma unroll
+    for (int w = 0; w < 2 * nw + 1; w++) {
+      const float4 v =
+          convert_float4 (as_uchar4 (((__global const uint *) p)[w]));
+      f[4 * w] = v.s0;
+      f[4 * w + 1] = v.s1;
+      f[4 * w + 2] = v.s2;
+      f[4 * w + 3] = v.s3;
+    }
+  } else if (inside) {
+    /* rows of odd stride or offset */
+#pragma unroll
+    for (int w = 0; w < 2 * nw + 1; w++) {
+      const float4 v = convert_float4 (vload4 (w, p));
+      f[4 * w] = v.s0;
+      f[4 * w + 1] = v.s1;
+      f[4 * w + 2] = v.s2;
+      f[4 * w + 3] = v.s3;
+    }
+  } else {
+    /* The halo crosses the left or right edge, or the centre word runs
+     * past the row's last byte (those outputs are not stored). Edge items
+     * only: a loop, f in private memory is fine. */
+#pragma unroll 1
+    for (int q = 0; q < 4 * (2 * nw + 1); q++)
+      f[q] = row[reflect_byte (xb - c + q, width, cn)];
+  }
+
+  float4 acc = tx[rx] * F4 (f, c);
+#pragma unroll
+  for (int j = 0; j < rx; j++)
+    acc += tx[j] * (F4 (f, c + (j - rx) * cn) + F4 (f, c + (rx - j) * cn));
+  return acc;
+}
+
+/* The item's rows: input row i's horizontal result enters a window of the
+ * last KY ones (constant indices: registers), and output row i - (KY - 1)
+ * is written once it is complete. UNROLL: the fast path unrolls the rows
+ * too, so the window's shifts vanish and every row's loads can be issued
+ * at once; the edge items (reflected bytes, much more code) keep a loop. */
+#define SLIDE_ROWS(UNROLL, INSIDE) \
+  UNROLL \
+  for (int i = 0; i < SLIDE_H + ky - 1; i++) { \
+    _Pragma ("unroll") \
+    for (int k = 0; k < ky - 1; k++) \
+      win[k] = win[k + 1]; \
+    win[ky - 1] = slide_across (cn, kx, tx, \
+        s + reflect101 (y0 - ry + i, height) * src_stride, xb, width, \
+        INSIDE); \
+    const int y = y0 + i - (ky - 1); \
+    if (y >= y0 && y < height) { \
+      float4 acc = ty[ry] * win[ry]; \
+      _Pragma ("unroll") \
+      for (int j = 0; j < ry; j++) \
+        acc += ty[j] * (win[j] + win[ky - 1 - j]); \
+      store4 (acc, d + y * dst_stride, wb - xb); \
+    } \
+  }
+
+/* Work-item (@ix, @iy) of one plane: bytes 4 * ix .. + 3 of rows
+ * iy * SLIDE_H .. + SLIDE_H - 1. */
+static inline void
+blur_slide (const int cn, const int kx, const int ky,
+    __constant const float *tx, __constant const float *ty, const int ix,
+    const int iy, BLUR_ARGS)
+{
+  const int xb = 4 * ix, y0 = iy * SLIDE_H, wb = width * cn;
+  if (xb >= wb || y0 >= height)
+    return;
+  const int ry = ky / 2, nw = SLIDE_NW (kx / 2, cn);
+  __global const uchar *s = src + src_off;
+  __global uchar *d = dst + dst_off + xb;
+  float4 win[SLIDE_MAX_KY];
+
+  /* uniform along the item's rows */
+  if (xb - 4 * nw >= 0 && xb + 4 + 4 * nw <= wb) {
+    SLIDE_ROWS (_Pragma ("unroll"), true);
+  } else {
+    SLIDE_ROWS (_Pragma ("unroll 1"), false);
+  }
+}
+
+#define DEFINE_SLIDE(cn) \
+__kernel void blur_slide_c##cn (BLUR_ARGS) \
+{ \
+  blur_slide (cn, KX, KY, wx, wy, get_global_id (0), get_global_id (1), \
+      BLUR_PASS); \
+}
+
+#if SLIDE_C1
+DEFINE_SLIDE (1)
+#endif
+#if SLIDE_C2
+DEFINE_SLIDE (2)
+#endif
+#if SLIDE_C4
+DEFINE_SLIDE (4)
+#endif
+
+/* Every plane of an NV12 or I420 frame in one launch, as blur_tiled_nv12
+ * / _i420 do: a work-group's index in the 1-D list of all planes' groups
+ * says its plane, then its place; a group covers 4 * WG_X bytes x
+ * SLIDE_H * WG_Y rows. Same int8 plane arguments as there, and
+ * global = (local size x * groups of all planes, local size y). */
+#if WITH_PLANES
+
+/* Work-item of group @t (counted from the plane's first group) of plane
+ * @p, whose groups are @p.s6 across. */
+#define SLIDE_PLANE(cn, kx, ky, tx, ty, t, p) \
+  blur_slide (cn, kx, ky, tx, ty, \
+      (t) % (p).s6 * (int) get_local_size (0) + (int) get_local_id (0), \
+      (t) / (p).s6 * (int) get_local_size (1) + (int) get_local_id (1), \
+      PLANE_PASS (p))
+
+#if SLIDE_C1 && SLIDE_CC2
+__kernel void
+blur_slide_nv12 (PLANES_ARGS)
+{
+  const int g = get_group_id (0);
+  if (g < p1.s7)
+    SLIDE_PLANE (1, KX, KY, wx, wy, g, p0);
+  else
+    SLIDE_PLANE (2, KXC, KYC, wxc, wyc, g - p1.s7, p1);
+}
+#endif
+
+#if SLIDE_C1 && SLIDE_CC1
+__kernel void
+blur_slide_i420 (PLANES_ARGS)
+{
+  const int g = get_group_id (0);
+  if (g < p1.s7) {
+    SLIDE_PLANE (1, KX, KY, wx, wy, g, p0);
+  } else {
+    const int8 p = g < p2.s7 ? p1 : p2;
+    SLIDE_PLANE (1, KXC, KYC, wxc, wyc, g - p.s7, p);
+  }
+}
+#endif
+
+#endif /* WITH_PLANES */
+
+#endif /* WITH_SLIDE */
 
 /* ---- bands: 16 columns x BAND_H rows per work-item, for CPUs ----------- */
 
