@@ -366,8 +366,8 @@ blur_tiled_i420 (PLANES_ARGS)
 
 /* Inlined at every call site, whatever the compiler's cost model says:
  * only with cn, KX and KY constant do the loops unroll and the arrays
- * below become registers (clang kept one out-of-line copy for the several
- * kernels of a program, its arrays in memory). */
+ * below become registers (clang left a call for the 4 kernels of a
+ * program, the arrays in memory). */
 #define SLIDE_INLINE static inline __attribute__ ((always_inline))
 
 #define F4(f, i) ((float4) ((f)[i], (f)[(i) + 1], (f)[(i) + 2], (f)[(i) + 3]))
@@ -470,8 +470,6 @@ blur_slide (const int cn, const int kx, const int ky,
     /* Edge items (reflected bytes, much more code): a loop over the rows,
      * the last KY horizontal results in a window in private memory. */
     float4 win[SLIDE_MAX_KY];
-    for (int k = 0; k < ky; k++)
-      win[k] = 0.0f;            /* shifted before it is filled */
 #pragma unroll 1
     for (int i = 0; i < SLIDE_H + ky - 1; i++) {
       for (int k = 0; k < ky - 1; k++)
