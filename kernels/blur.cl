@@ -364,18 +364,12 @@ blur_tiled_i420 (PLANES_ARGS)
 #define SLIDE_NW(rx, cn) (((rx) * (cn) + 3) / 4)
 #define SLIDE_SPAN (4 * (2 * SLIDE_MAX_NW + 1))
 
-/* Inlined at every call site, whatever the compiler's cost model says:
- * only with cn, KX and KY constant do the loops unroll and the arrays
- * below become registers (clang left a call for the 4 kernels of a
- * program, the arrays in memory). */
-#define SLIDE_INLINE static inline __attribute__ ((always_inline))
-
 #define F4(f, i) ((float4) ((f)[i], (f)[(i) + 1], (f)[(i) + 2], (f)[(i) + 3]))
 
 /* Horizontal taps of the 4 bytes at byte @xb of @row (a row of @width
  * pixels of @cn bytes); @inside: no byte of the halo needs reflecting.
  * @cn, @kx and @tx are compile-time constants at every call site. */
-SLIDE_INLINE float4
+static inline float4
 slide_across (const int cn, const int kx, __constant const float *tx,
     __global const uchar * row, const int xb, const int width,
     const bool inside)
@@ -407,15 +401,10 @@ slide_across (const int cn, const int kx, __constant const float *tx,
   } else {
     /* The halo crosses the left or right edge, or the centre word runs
      * past the row's last byte (those outputs are not stored). Edge items
-     * only: the gather is a loop into private memory, apart from f so
-     * that f stays registers. */
-    uchar g[SLIDE_SPAN];
+     * only: a loop, f in private memory is fine. */
 #pragma unroll 1
     for (int q = 0; q < 4 * (2 * nw + 1); q++)
-      g[q] = row[reflect_byte (xb - c + q, width, cn)];
-#pragma unroll
-    for (int q = 0; q < 4 * (2 * nw + 1); q++)
-      f[q] = g[q];
+      f[q] = row[reflect_byte (xb - c + q, width, cn)];
   }
 
   float4 acc = tx[rx] * F4 (f, c);
@@ -425,20 +414,33 @@ slide_across (const int cn, const int kx, __constant const float *tx,
   return acc;
 }
 
-/* Output row y of the item from the horizontal results h[i0 .. i0 + KY - 1]
- * of its input rows. */
-#define SLIDE_STORE(h, i0, y) \
-  { \
-    float4 acc = ty[ry] * (h)[(i0) + ry]; \
+/* The item's rows: input row i's horizontal result enters a window of the
+ * last KY ones (constant indices: registers), and output row i - (KY - 1)
+ * is written once it is complete. UNROLL: the fast path unrolls the rows
+ * too, so the window's shifts vanish and every row's loads can be issued
+ * at once; the edge items (reflected bytes, much more code) keep a loop. */
+#define SLIDE_ROWS(UNROLL, INSIDE) \
+  UNROLL \
+  for (int i = 0; i < SLIDE_H + ky - 1; i++) { \
     _Pragma ("unroll") \
-    for (int j = 0; j < ry; j++) \
-      acc += ty[j] * ((h)[(i0) + j] + (h)[(i0) + ky - 1 - j]); \
-    store4 (acc, d + (y) * dst_stride, wb - xb); \
+    for (int k = 0; k < ky - 1; k++) \
+      win[k] = win[k + 1]; \
+    win[ky - 1] = slide_across (cn, kx, tx, \
+        s + reflect101 (y0 - ry + i, height) * src_stride, xb, width, \
+        INSIDE); \
+    const int y = y0 + i - (ky - 1); \
+    if (y >= y0 && y < height) { \
+      float4 acc = ty[ry] * win[ry]; \
+      _Pragma ("unroll") \
+      for (int j = 0; j < ry; j++) \
+        acc += ty[j] * (win[j] + win[ky - 1 - j]); \
+      store4 (acc, d + y * dst_stride, wb - xb); \
+    } \
   }
 
 /* Work-item (@ix, @iy) of one plane: bytes 4 * ix .. + 3 of rows
  * iy * SLIDE_H .. + SLIDE_H - 1. */
-SLIDE_INLINE void
+static inline void
 blur_slide (const int cn, const int kx, const int ky,
     __constant const float *tx, __constant const float *ty, const int ix,
     const int iy, BLUR_ARGS)
@@ -449,38 +451,13 @@ blur_slide (const int cn, const int kx, const int ky,
   const int ry = ky / 2, nw = SLIDE_NW (kx / 2, cn);
   __global const uchar *s = src + src_off;
   __global uchar *d = dst + dst_off + xb;
+  float4 win[SLIDE_MAX_KY];
 
   /* uniform along the item's rows */
   if (xb - 4 * nw >= 0 && xb + 4 + 4 * nw <= wb) {
-    /* Input row i's horizontal result is h[i]; output row r is written
-     * once h[r + KY - 1] is in. Unrolled, h is registers of which only the
-     * last KY are live, and every row's loads can be issued at once. (A
-     * window shifted by a loop would not do: LLVM turns the shift into a
-     * memmove before unrolling, and the window stays in memory.) */
-    float4 h[SLIDE_H + SLIDE_MAX_KY - 1];
-#pragma unroll
-    for (int i = 0; i < SLIDE_H + ky - 1; i++) {
-      h[i] = slide_across (cn, kx, tx,
-          s + reflect101 (y0 - ry + i, height) * src_stride, xb, width, true);
-      const int y = y0 + i - (ky - 1);
-      if (y >= y0 && y < height)
-        SLIDE_STORE (h, i - (ky - 1), y);
-    }
+    SLIDE_ROWS (_Pragma ("unroll"), true);
   } else {
-    /* Edge items (reflected bytes, much more code): a loop over the rows,
-     * the last KY horizontal results in a window in private memory. */
-    float4 win[SLIDE_MAX_KY];
-#pragma unroll 1
-    for (int i = 0; i < SLIDE_H + ky - 1; i++) {
-      for (int k = 0; k < ky - 1; k++)
-        win[k] = win[k + 1];
-      win[ky - 1] = slide_across (cn, kx, tx,
-          s + reflect101 (y0 - ry + i, height) * src_stride, xb, width,
-          false);
-      const int y = y0 + i - (ky - 1);
-      if (y >= y0 && y < height)
-        SLIDE_STORE (win, 0, y);
-    }
+    SLIDE_ROWS (_Pragma ("unroll 1"), false);
   }
 }
 

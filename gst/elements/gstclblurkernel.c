@@ -19,8 +19,7 @@
 #define SLIDE_H 8               /* default rows per work-item, slide */
 #define SLIDE_WG_X 32           /* default work-group of the slide kernels */
 #define SLIDE_WG_Y 4
-#define MAX_SLIDE_H 16          /* the kernel unrolls SLIDE_H + KY - 1 rows:
-                                 * clang gave up at 32 + 15 - 1 */
+#define MAX_SLIDE_H 32          /* the kernel unrolls SLIDE_H + KY - 1 rows */
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_blur_kernel_debug);
 #define GST_CAT_DEFAULT gst_cl_blur_kernel_debug

@@ -91,7 +91,7 @@ typedef struct
 #define GST_CL_BLUR_VARIANT_ENV "GST_CL_BLUR_VARIANT"
 
 /* Tuning knob for the slide variant: GST_CL_BLUR_SLIDE = "ROWS" or
- * "ROWS:WXxWY", rows per work-item (1..16, default 8) and work-group shape
+ * "ROWS:WXxWY", rows per work-item (1..32, default 8) and work-group shape
  * (default 32x4), e.g. "4" or "8:64x2". */
 #define GST_CL_BLUR_SLIDE_ENV "GST_CL_BLUR_SLIDE"
 
