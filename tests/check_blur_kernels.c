@@ -29,9 +29,6 @@ typedef struct
 static const Params params[] = {
   {0.3, 0, 0}, {0.8, 0, 0}, {1.1, 0, 5}, {2.5, 0, 0}, {1.0, 3.0, 0},
   {0.0, 0, 7}, {8.0, 0, 0}, {3.0, 1.0, 0},
-  /* 17x15: the slide variant's limits (15 rows, 16 bytes each side at
-   * cn = 2; cn = 4 falls back to rows) */
-  {2.6, 2.3, 0},
 };
 
 static gint n_checked, n_failed;
@@ -305,8 +302,7 @@ main (int argc, char **argv)
             check_one (ctx, &prog, pr, &sizes[si], cn, FALSE);
             check_one (ctx, &prog, pr, &sizes[si], cn, TRUE);
           }
-        /* The one-launch YUV kernels, where the variant has them (tiled,
-         * slide). */
+        /* The one-launch YUV kernels, where the variant has them (tiled). */
         for (guint n = 2; n <= 3; n++) {
           const GstCLPlane layout[3] = { {0, 0, 0, 0, 1}, {0, 0, 0, 0,
                   n == 2 ? 2 : 1}, {0, 0, 0, 0, 1} };
@@ -326,37 +322,12 @@ main (int argc, char **argv)
               dev->name);
           n_failed++;
         }
-        /* The slide variant serves every cn its limits allow (the rows
-         * kernel the others), and YUV in one launch where luma and a
-         * chroma layout fit. */
-        if (variant == GST_CL_BLUR_SLIDE) {
-          for (gint i = 0; i < GST_CL_BLUR_N_CN; i++)
-            if ((prog.slide_h[i] > 0) != gst_cl_blur_slide_fits (&taps,
-                    1 << i)) {
-              g_printerr ("FAIL %s slide: taps %dx%d cn=%d: slide kernel "
-                  "%s\n", dev->name, taps.kx, taps.ky, 1 << i,
-                  prog.slide_h[i] > 0 ? "built beyond its limits" :
-                  "not built");
-              n_failed++;
-            }
-          if (gst_cl_blur_slide_fits (&taps, 1) &&
-              (gst_cl_blur_slide_fits (&chroma, 1) ||
-                  gst_cl_blur_slide_fits (&chroma, 2)) &&
-              n_planes_checked == 0) {
-            g_printerr ("FAIL %s slide: no one-launch YUV kernel built\n",
-                dev->name);
-            n_failed++;
-          }
-        }
         g_print ("%s %-5s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles %d/%d/%d,"
-            " slide rows %d/%d/%d, chroma taps %dx%d tiles %d/%d slide rows"
-            " %d/%d, %d one-launch YUV frames: %s\n",
+            " chroma taps %dx%d tiles %d/%d, %d one-launch YUV frames: %s\n",
             dev->name, gst_cl_blur_variant_name (variant), pr->sx, pr->sy,
             pr->ksize, taps.kx, taps.ky, prog.tile_h[0], prog.tile_h[1],
-            prog.tile_h[2], prog.slide_h[0], prog.slide_h[1], prog.slide_h[2],
-            chroma.kx, chroma.ky, prog.chroma_tile_h[0],
-            prog.chroma_tile_h[1], prog.chroma_slide_h[0],
-            prog.chroma_slide_h[1], n_planes_checked,
+            prog.tile_h[2], chroma.kx, chroma.ky, prog.chroma_tile_h[0],
+            prog.chroma_tile_h[1], n_planes_checked,
             n_failed == before ? "ok" : "FAILED");
         gst_cl_blur_program_clear (&prog);
       }

@@ -16,10 +16,6 @@
 #define WG_X 32                 /* default work-group of the tiled kernels */
 #define WG_Y 8
 #define MAX_TILE_H 256
-#define SLIDE_H 8               /* default rows per work-item, slide */
-#define SLIDE_WG_X 32           /* default work-group of the slide kernels */
-#define SLIDE_WG_Y 4
-#define MAX_SLIDE_H 32          /* the kernel unrolls SLIDE_H + KY - 1 rows */
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_blur_kernel_debug);
 #define GST_CAT_DEFAULT gst_cl_blur_kernel_debug
@@ -56,43 +52,6 @@ tile_knob (const GstCLDeviceInfo * dev, TileKnob * knob)
   knob->rows = rows;
   knob->wg_x = wx;
   knob->wg_y = wy;
-}
-
-/* What GST_CL_BLUR_SLIDE asks for (rows per work-item and work-group
- * shape), or the defaults; malformed values are ignored with a warning. */
-static void
-slide_knob (const GstCLDeviceInfo * dev, TileKnob * knob)
-{
-  const gchar *env = g_getenv (GST_CL_BLUR_SLIDE_ENV);
-  gint rows = SLIDE_H, wx = SLIDE_WG_X, wy = SLIDE_WG_Y, len = 0;
-  gboolean form_ok;
-
-  knob->rows = SLIDE_H;
-  knob->wg_x = MIN ((gsize) SLIDE_WG_X, dev->max_work_group_size);
-  knob->wg_y = MAX (MIN ((gsize) SLIDE_WG_Y, dev->max_work_group_size /
-          knob->wg_x), 1);
-  if (!env || !*env)
-    return;
-  /* the whole value, nothing trailing */
-  form_ok = (sscanf (env, "%d:%dx%d%n", &rows, &wx, &wy, &len) == 3
-      && !env[len]) || (sscanf (env, "%d%n", &rows, &len) == 1 && !env[len]);
-  if (!form_ok || rows < 1 || rows > MAX_SLIDE_H || wx < 1
-      || wy < 1 || (gsize) wx * wy > dev->max_work_group_size) {
-    GST_WARNING ("%s=\"%s\" ignored: want ROWS or ROWS:WXxWY, rows 1..%d, "
-        "WX*WY <= %zu", GST_CL_BLUR_SLIDE_ENV, env, MAX_SLIDE_H,
-        (gsize) dev->max_work_group_size);
-    return;
-  }
-  knob->rows = rows;
-  knob->wg_x = wx;
-  knob->wg_y = wy;
-}
-
-gboolean
-gst_cl_blur_slide_fits (const GstCLBlurTaps * taps, gint cn)
-{
-  return taps->ky <= GST_CL_BLUR_SLIDE_MAX_KY &&
-      (taps->kx / 2) * cn <= GST_CL_BLUR_SLIDE_MAX_HALO;
 }
 
 static size_t
@@ -161,10 +120,7 @@ tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn,
 const gchar *
 gst_cl_blur_variant_name (GstCLBlurVariant variant)
 {
-  static const gchar *names[] = { "rows", "tiled", "bands", "fixed",
-    "slide"
-  };
-  G_STATIC_ASSERT (G_N_ELEMENTS (names) == GST_CL_BLUR_N_VARIANTS);
+  static const gchar *names[] = { "rows", "tiled", "bands", "fixed" };
   return variant < GST_CL_BLUR_N_VARIANTS ? names[variant] : "?";
 }
 
@@ -183,14 +139,11 @@ gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
     for (gint v = 0; v < GST_CL_BLUR_N_VARIANTS; v++)
       if (!strcmp (env, gst_cl_blur_variant_name (v)) &&
           (v != GST_CL_BLUR_TILED || tile_height (dev, taps, 1, &knob) > 0) &&
-          (v != GST_CL_BLUR_FIXED || fixed_ok) &&
-          (v != GST_CL_BLUR_SLIDE || gst_cl_blur_slide_fits (taps, 1)))
+          (v != GST_CL_BLUR_FIXED || fixed_ok))
         return v;
-    GST_WARNING ("%s=\"%s\" ignored: want rows, tiled, bands, fixed or slide "
-        "(tiled only where a tile fits, fixed where its error bound holds, "
-        "slide for kernels up to %d rows and %d bytes each side)",
-        GST_CL_BLUR_VARIANT_ENV, env, GST_CL_BLUR_SLIDE_MAX_KY,
-        GST_CL_BLUR_SLIDE_MAX_HALO);
+    GST_WARNING ("%s=\"%s\" ignored: want rows, tiled, bands or fixed (tiled "
+        "only where a tile fits, fixed where its error bound holds)",
+        GST_CL_BLUR_VARIANT_ENV, env);
   }
   if (!dev->is_gpu)
     return fixed_ok ? GST_CL_BLUR_FIXED : GST_CL_BLUR_BANDS;
@@ -342,8 +295,6 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
   prog->variant = variant;
   prog->taps = *taps;
   tile_knob (ctx->device, &knob);
-  if (variant == GST_CL_BLUR_SLIDE)
-    slide_knob (ctx->device, &knob);
   prog->wg_x = knob.wg_x;
   prog->wg_y = knob.wg_y;
   g_string_append_printf (opts, " -DKX=%d -DKY=%d", taps->kx, taps->ky);
@@ -365,37 +316,17 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
       planes = prog->chroma_tile_h[0] > 0 || prog->chroma_tile_h[1] > 0;
     }
   }
-  if (variant == GST_CL_BLUR_SLIDE) {
-    /* cn whose taps do not fit get the rows kernel */
-    g_string_append_printf (opts, " -DWITH_SLIDE=1 -DSLIDE_H=%d", knob.rows);
-    for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
-      prog->slide_h[i] = gst_cl_blur_slide_fits (taps, cns[i]) ? knob.rows : 0;
-      g_string_append_printf (opts, " -DSLIDE_C%d=%d", cns[i],
-          prog->slide_h[i] > 0);
-    }
-    if (chroma_taps && prog->slide_h[0] > 0) {
-      prog->chroma_taps = *chroma_taps;
-      for (gint i = 0; i < 2; i++)
-        prog->chroma_slide_h[i] = gst_cl_blur_slide_fits (chroma_taps,
-            cns[i]) ? knob.rows : 0;
-      planes = prog->chroma_slide_h[0] > 0 || prog->chroma_slide_h[1] > 0;
-    }
-  }
   if (planes) {
     g_string_append_printf (opts, " -DWITH_PLANES=1 -DKXC=%d -DKYC=%d"
-        " -DTILE_HC1=%d -DTILE_HC2=%d -DSLIDE_CC1=%d -DSLIDE_CC2=%d",
-        chroma_taps->kx, chroma_taps->ky, prog->chroma_tile_h[0],
-        prog->chroma_tile_h[1], prog->chroma_slide_h[0] > 0,
-        prog->chroma_slide_h[1] > 0);
+        " -DTILE_HC1=%d -DTILE_HC2=%d", chroma_taps->kx, chroma_taps->ky,
+        prog->chroma_tile_h[0], prog->chroma_tile_h[1]);
     append_taps (opts, "WXC", chroma_taps->wx, chroma_taps->kx);
     append_taps (opts, "WYC", chroma_taps->wy, chroma_taps->ky);
   }
-  /* The tiled and slide variants fall back to rows where a tile does not
-   * fit or the taps are too large for the slide kernel. */
+  /* The tiled variant falls back to rows where a tile does not fit. */
   g_string_append_printf (opts, " -DWITH_ROWS=%d -DWITH_BANDS=%d"
       " -DWITH_FIXED=%d", variant == GST_CL_BLUR_ROWS
-      || variant == GST_CL_BLUR_TILED || variant == GST_CL_BLUR_SLIDE,
-      variant == GST_CL_BLUR_BANDS,
+      || variant == GST_CL_BLUR_TILED, variant == GST_CL_BLUR_BANDS,
       variant == GST_CL_BLUR_FIXED);
   if (variant == GST_CL_BLUR_FIXED) {
     GstCLBlurFixedTaps fx;
@@ -423,20 +354,18 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
 
     g_snprintf (name, sizeof (name), "blur_%s_c%d",
         variant == GST_CL_BLUR_BANDS || variant == GST_CL_BLUR_FIXED ?
-        gst_cl_blur_variant_name (variant) : tiled ? "tiled" :
-        prog->slide_h[i] > 0 ? "slide" : "rows", cns[i]);
+        gst_cl_blur_variant_name (variant) : tiled ? "tiled" : "rows",
+        cns[i]);
     if (!create_kernel (prog->program, name, &prog->kernels[i], error))
       goto fail;
     if (!tiled)
       prog->tile_h[i] = 0;
   }
-  if (planes && (prog->chroma_tile_h[1] > 0 || prog->chroma_slide_h[1] > 0)
-      && !create_kernel (prog->program, variant == GST_CL_BLUR_SLIDE ?
-          "blur_slide_nv12" : "blur_tiled_nv12", &prog->nv12, error))
+  if (planes && prog->chroma_tile_h[1] > 0 &&
+      !create_kernel (prog->program, "blur_tiled_nv12", &prog->nv12, error))
     goto fail;
-  if (planes && (prog->chroma_tile_h[0] > 0 || prog->chroma_slide_h[0] > 0)
-      && !create_kernel (prog->program, variant == GST_CL_BLUR_SLIDE ?
-          "blur_slide_i420" : "blur_tiled_i420", &prog->i420, error))
+  if (planes && prog->chroma_tile_h[0] > 0 &&
+      !create_kernel (prog->program, "blur_tiled_i420", &prog->i420, error))
     goto fail;
   return TRUE;
 
@@ -493,14 +422,6 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
         event);
   }
 
-  if (prog->slide_h[i] > 0) {
-    global[0] = round_up ((wb + 3) / 4, local[0]);
-    global[1] = round_up ((sp->height + prog->slide_h[i] - 1) /
-        prog->slide_h[i], local[1]);
-    return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-        event);
-  }
-
   if (prog->tile_h[i] > 0) {
     const size_t tw = 4 * prog->wg_x;
     global[0] = (wb + tw - 1) / tw * prog->wg_x;
@@ -534,8 +455,7 @@ gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
     const GstCLPlane * dp, guint n_planes, cl_event * event)
 {
   /* (src offset, src stride, dst offset, dst stride, width, height, tiles
-   * across, first group), as blur_tiled_nv12 / _i420 and blur_slide_nv12 /
-   * _i420 read them; a group of either covers 4 * wg_x bytes across */
+   * across, first group), as blur_tiled_nv12 / _i420 read them */
   cl_int p[3][8];
   size_t global[2], local[2] = { prog->wg_x, prog->wg_y };
   const size_t tw = 4 * prog->wg_x;
@@ -547,11 +467,8 @@ gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
     return CL_INVALID_KERNEL;
   memset (p, 0, sizeof (p));
   for (guint i = 0; i < n_planes; i++) {
-    /* rows per work-group */
-    const gint th = prog->variant == GST_CL_BLUR_SLIDE ? prog->wg_y *
-        (i == 0 ? prog->slide_h[0] :
-        prog->chroma_slide_h[sp[i].pixel_bytes == 2]) : i == 0 ?
-        prog->tile_h[0] : prog->chroma_tile_h[sp[i].pixel_bytes == 2];
+    const gint th = i == 0 ? prog->tile_h[0] :
+        prog->chroma_tile_h[sp[i].pixel_bytes == 2];
     const gint across = (sp[i].width * sp[i].pixel_bytes + tw - 1) / tw;
     p[i][0] = sp[i].offset;
     p[i][1] = sp[i].stride;

@@ -25,9 +25,6 @@ typedef enum
   GST_CL_BLUR_FIXED,            /* bands in 16-bit fixed point: CPUs, where
                                  * gst_cl_blur_fixed_taps proves the error
                                  * bound */
-  GST_CL_BLUR_SLIDE,            /* 4 bytes x 8 rows per work-item from
-                                 * global memory, no local memory: GPUs, for
-                                 * short kernels (gst_cl_blur_slide_fits) */
   GST_CL_BLUR_N_VARIANTS
 } GstCLBlurVariant;
 
@@ -65,17 +62,12 @@ typedef struct
   cl_kernel kernels[GST_CL_BLUR_N_CN];  /* NULL where the variant lacks cn */
   gint tile_h[GST_CL_BLUR_N_CN];
   GstCLBlurTaps taps;
-  gint wg_x, wg_y;              /* work-group shape of the tiled or slide
-                                 * kernels */
-  gint slide_h[GST_CL_BLUR_N_CN];       /* slide: rows per work-item, 0
-                                         * where rows serves that cn */
+  gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
 
-  /* Tiled or slide variant built with chroma taps: every plane of an NV12
-   * or I420 frame in one launch (NULL where not built or a tile does not
-   * fit, or the slide kernel does not fit the taps). */
+  /* Tiled variant built with chroma taps: every plane of an NV12 or I420
+   * frame in one launch (NULL where not built or a tile does not fit). */
   cl_kernel nv12, i420;
   gint chroma_tile_h[2];        /* chroma planes of 1 and 2 channels */
-  gint chroma_slide_h[2];       /* likewise, slide: rows per work-item */
   GstCLBlurTaps chroma_taps;
 } GstCLBlurProgram;
 
@@ -85,25 +77,9 @@ typedef struct
  * items across, 4 bytes each, WY down), e.g. "16" or "32:64x4". */
 #define GST_CL_BLUR_TILE_ENV "GST_CL_BLUR_TILE"
 
-/* GST_CL_BLUR_VARIANT = rows, tiled, bands, fixed or slide: the variant
- * every element uses on every device (tests run the GPU path on a CPU
- * device with it), where it can serve the taps. */
+/* GST_CL_BLUR_VARIANT = rows, tiled or bands: the variant every element
+ * uses on every device (tests run the GPU path on a CPU device with it). */
 #define GST_CL_BLUR_VARIANT_ENV "GST_CL_BLUR_VARIANT"
-
-/* Tuning knob for the slide variant: GST_CL_BLUR_SLIDE = "ROWS" or
- * "ROWS:WXxWY", rows per work-item (1..32, default 8) and work-group shape
- * (default 32x4), e.g. "4" or "8:64x2". */
-#define GST_CL_BLUR_SLIDE_ENV "GST_CL_BLUR_SLIDE"
-
-/* Largest taps the slide kernels take: KY rows of horizontal results stay
- * in registers, and RX * cn halo bytes each side come from at most 4
- * words. */
-#define GST_CL_BLUR_SLIDE_MAX_KY 15
-#define GST_CL_BLUR_SLIDE_MAX_HALO 16
-
-/* TRUE where the slide variant has a kernel for @taps and @cn channels
- * (elsewhere its program falls back to the rows kernel for that cn). */
-gboolean gst_cl_blur_slide_fits (const GstCLBlurTaps * taps, gint cn);
 
 /* Taps for a plane subsampled by 2^@x_sub x 2^@y_sub: σ scales with the
  * subsampling; @ksize 0 derives the size from σ as OpenCV does for 8 bits,
@@ -119,7 +95,7 @@ gboolean gst_cl_blur_program_init (GstCLBlurProgram * prog,
     GstCLContext * ctx, const GstCLBlurTaps * taps, GstCLBlurVariant variant,
     GError ** error);
 /* The same, with @chroma_taps (or NULL) for the one-launch YUV kernels,
- * which only the tiled and slide variants have. */
+ * which only the tiled variant has. */
 gboolean gst_cl_blur_program_init_planes (GstCLBlurProgram * prog,
     GstCLContext * ctx, const GstCLBlurTaps * taps,
     const GstCLBlurTaps * chroma_taps, GstCLBlurVariant variant,
@@ -127,8 +103,7 @@ gboolean gst_cl_blur_program_init_planes (GstCLBlurProgram * prog,
 void gst_cl_blur_program_clear (GstCLBlurProgram * prog);
 
 /* Enqueues the blur of one plane. Planes must have the same size and
- * pixel_bytes. Rows variant is used where the tiled or slide one lacks a
- * kernel. */
+ * pixel_bytes. Rows variant is used where the tiled one lacks a kernel. */
 cl_int gst_cl_blur_program_enqueue (GstCLBlurProgram * prog,
     cl_command_queue queue, cl_mem src, const GstCLPlane * src_plane,
     cl_mem dst, const GstCLPlane * dst_plane, cl_event * event);
