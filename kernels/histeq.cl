@@ -233,6 +233,21 @@ median_shift (__global const float *d, int n, __local int *bins)
   return 0.0f;
 }
 
+/* One Newton step of the brightness shift *@d from the sums of the terms
+ * (@m) and of the slopes (@sl) toward @target, clamped to +-MAX_SHIFT; a
+ * flat mapping (no slope) stops it, as find_shift () in gst/ref/histeq.c. */
+inline void
+newton_step (float m, float sl, float target, __local float *d,
+    __local int *stop)
+{
+  if (!(sl > 1e-3f)) {
+    *stop = 1;
+  } else {
+    const float v = *d + (m - target) / sl;
+    *d = v > MAX_SHIFT ? MAX_SHIFT : v < -MAX_SHIFT ? -MAX_SHIFT : v;
+  }
+}
+
 /* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
  * work-item: the order gst/ref/histeq.c sums in. Clobbers @v. */
 inline float
@@ -401,14 +416,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
       tm[b] = qb ? p * shifted (g, x) : 0.0f;
       ts[b] = qb ? p * slope_at (g, x) : 0.0f;
       const float m = tree_sum (tm), sl = tree_sum (ts);
-      if (b == 0 && !stop_l) {
-        if (!(sl > 1e-3f)) {
-          stop_l = 1;
-        } else {
-          float d = d_l + (m - target_l) / sl;
-          d_l = d > MAX_SHIFT ? MAX_SHIFT : d < -MAX_SHIFT ? -MAX_SHIFT : d;
-        }
-      }
+      if (b == 0 && !stop_l)
+        newton_step (m, sl, target_l, &d_l, &stop_l);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     if (b == 0)
@@ -473,12 +482,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
       barrier (CLK_LOCAL_MEM_FENCE);
       if (b == 0 && !stop_l) {
         const float m = tree_sum_serial (tm), sl = tree_sum_serial (ts);
-        if (!(sl > 1e-3f)) {
-          stop_l = 1;
-        } else {
-          float d = d_l + (m - target_l) / sl;
-          d_l = d > MAX_SHIFT ? MAX_SHIFT : d < -MAX_SHIFT ? -MAX_SHIFT : d;
-        }
+        newton_step (m, sl, target_l, &d_l, &stop_l);
       }
       barrier (CLK_LOCAL_MEM_FENCE);
     }
