@@ -37,8 +37,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   /* one launch for histogram, cut and LUT needs 256-item groups */
   prog->fused = ctx->device->is_gpu && prog->hist_local == BINS &&
       g_strcmp0 (g_getenv (GST_CL_HISTEQ_FUSED_ENV), "0") != 0;
-  /* the frame's cut and map spread over the work-group: GPUs only (see
-   * kernels/histeq.cl); the variable forces it either way */
+  /* the frame's cut and map spread over the work-group: GPUs only, the
+   * barriers cost CPU devices more than they save (kernels/histeq.cl);
+   * the variable forces it either way */
   const gchar *par_env = g_getenv (GST_CL_HISTEQ_PAR_TAIL_ENV);
   const gboolean par_tail = par_env ? g_strcmp0 (par_env, "0") != 0 :
       ctx->device->is_gpu;
