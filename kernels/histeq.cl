@@ -474,11 +474,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
      * one work-item the 3 x 256 steps took ~0.1 ms on the H200. */
     barrier (CLK_LOCAL_MEM_FENCE);
     for (int it = 0; it < 3; it++) {
-      /* a private copy of the flag: a branch on the local one ran for one
-       * work-item only on PoCL 5.0 in the fused launch (see the fused
-       * kernel) */
-      const int stopped = stop_l;
-      if (!stopped) {
+      if (!stop_l) {
         const float p = (float) q[b] * inv_l, x = (float) b - d_l;
         tm[b] = q[b] ? p * shifted (g, x) : 0.0f;
         ts[b] = q[b] ? p * slope_at (g, x) : 0.0f;
