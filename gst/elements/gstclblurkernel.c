@@ -159,11 +159,11 @@ quantise (gdouble w)
 }
 
 /* Lowers the largest of @n weights until they sum to at most 65536, so no
- * 16-bit sum can overflow; returns the sum. */
-static guint
-cap_sum (guint16 * w, gint n, guint extra)
+ * 16-bit sum can overflow. */
+static void
+cap_sum (guint16 * w, gint n)
 {
-  guint sum = extra;
+  guint sum = 0;
   for (gint i = 0; i < n; i++)
     sum += w[i];
   while (sum > 65536) {
@@ -174,7 +174,6 @@ cap_sum (guint16 * w, gint n, guint extra)
     w[big]--;
     sum--;
   }
-  return sum;
 }
 
 gboolean
@@ -191,31 +190,24 @@ gst_cl_blur_fixed_taps (const GstCLBlurTaps * taps, GstCLBlurFixedTaps * fx)
    * one mul_hi with the doubled weight. */
   for (gint j = 0; j < rx; j++)
     fx->p[j] = quantise (2 * taps->wx[j]);
-  fx->c = quantise (taps->wx[rx]);
-  {
-    guint16 all[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
-    memcpy (all, fx->p, sizeof (guint16) * rx);
-    all[rx] = fx->c;
-    cap_sum (all, rx + 1, 0);
-    memcpy (fx->p, all, sizeof (guint16) * rx);
-    fx->c = all[rx];
-  }
+  fx->p[rx] = quantise (taps->wx[rx]);
+  cap_sum (fx->p, rx + 1);
   fx->pairs = taps->ky <= FIXED_PAIRS_MAX_KY;
   if (fx->pairs) {
     for (gint j = 0; j < ry; j++)
       fx->y[j] = quantise (2 * taps->wy[j]);
     fx->y[ry] = quantise (taps->wy[ry]);
-    cap_sum (fx->y, ry + 1, 0);
+    cap_sum (fx->y, ry + 1);
   } else {
     for (gint k = 0; k < taps->ky; k++)
       fx->y[k] = quantise (taps->wy[k]);
-    cap_sum (fx->y, taps->ky, 0);
+    cap_sum (fx->y, taps->ky);
   }
 
   /* The weights the kernel really applies, per tap. */
   for (gint j = 0; j < taps->kx; j++) {
     gint pj = MIN (j, taps->kx - 1 - j);
-    a[j] = pj == rx ? fx->c / 65536.0 : fx->p[pj] / 131072.0;
+    a[j] = fx->p[pj] / (pj == rx ? 65536.0 : 131072.0);
   }
   for (gint k = 0; k < taps->ky; k++) {
     gint pk = MIN (k, taps->ky - 1 - k);
@@ -338,7 +330,8 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
       return FALSE;
     }
     g_string_append_printf (opts, " -DFXC=%u -DFXR=%u -DFXBH=%d"
-        " -DFXPAIRS=%d", fx.c, fx.round, FIXED_BAND_H, fx.pairs);
+        " -DFXPAIRS=%d", fx.p[taps->kx / 2], fx.round, FIXED_BAND_H,
+        fx.pairs);
     append_ints (opts, "FXP", fx.p, taps->kx / 2 + 1);
     append_ints (opts, "FY", fx.y, fx.pairs ? taps->ky / 2 + 1 : taps->ky);
   }

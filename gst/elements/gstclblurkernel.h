@@ -31,8 +31,8 @@ typedef enum
 /* The fixed variant's integer taps (see kernels/blur.cl). */
 typedef struct
 {
-  guint16 c;                    /* centre tap across, weight * 65536 */
-  guint16 p[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];  /* pairs, weight * 2 * 65536 */
+  /* across: the pairs, weight * 2 * 65536, then the centre, weight * 65536 */
+  guint16 p[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
   gboolean pairs;               /* y: pairs as p, then the centre */
   guint16 y[GST_CL_GAUSSIAN_MAX_TAPS];  /* down, weight * 65536 */
   guint round;                  /* added before the final >> 8 */
