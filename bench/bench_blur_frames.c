@@ -36,18 +36,6 @@ typedef struct
   size_t n16;
 } Job;
 
-/* Device time from the first command's start to the last one's end. */
-static gdouble
-span_ms (cl_event first, cl_event last)
-{
-  cl_ulong t0 = 0, t1 = 0;
-  clGetEventProfilingInfo (first, CL_PROFILING_COMMAND_START, sizeof (t0),
-      &t0, NULL);
-  clGetEventProfilingInfo (last, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-      NULL);
-  return (t1 - t0) / 1e6;
-}
-
 /* The frame's launches from @src to @dst; with @first and @last NULL, no
  * events (the back-to-back mode). */
 static cl_int
@@ -84,77 +72,35 @@ launch_frame (Job * j, cl_event * first, cl_event * last)
   return enqueue_frame (j, j->ctx->queue, j->src, j->dst, first, last);
 }
 
-/* Buffers for the back-to-back mode: enough to span 256 MiB, 2 to 64, as
- * cllimits.c rotates them. */
-typedef struct
-{
-  cl_command_queue queue;       /* no profiling, as cllimits.c's */
-  cl_mem *bufs;
-  gint n;
-} Rotation;
-
-static gboolean
-rotation_init (Rotation * r, GstCLContext * ctx, gsize bytes)
-{
-  cl_int status;
-  const guint8 zero = 0;
-
-  r->n = CLAMP ((gint) (256.0 * 1024 * 1024 / bytes), 2, 64);
-  r->bufs = g_new0 (cl_mem, r->n);
-  r->queue = clCreateCommandQueue (ctx->context, ctx->device->device, 0,
-      &status);
-  if (status != CL_SUCCESS)
-    return FALSE;
-  for (gint i = 0; i < r->n; i++) {
-    r->bufs[i] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
-        &status);
-    if (status != CL_SUCCESS ||
-        clEnqueueFillBuffer (r->queue, r->bufs[i], &zero, 1, 0, bytes, 0,
-            NULL, NULL) != CL_SUCCESS)
-      return FALSE;
-  }
-  return clFinish (r->queue) == CL_SUCCESS;
-}
-
-static void
-rotation_clear (Rotation * r)
-{
-  for (gint i = 0; i < r->n; i++)
-    if (r->bufs[i])
-      clReleaseMemObject (r->bufs[i]);
-  if (r->queue)
-    clReleaseCommandQueue (r->queue);
-  g_free (r->bufs);
-  memset (r, 0, sizeof (*r));
-}
-
-/* Wall ms per frame of @iters frames enqueued back to back over @r (the
- * blur, or with @copy the read+write kernel), after one untimed round. */
+/* Wall ms per frame of @iters frames enqueued back to back on @queue (no
+ * profiling, as cllimits.c's) over the @n rotating @bufs (the blur, or with
+ * @copy the read+write kernel), after one untimed round. */
 static gdouble
-back_to_back_ms (Job * j, Rotation * r, gboolean copy, gint iters)
+back_to_back_ms (Job * j, cl_command_queue queue, cl_mem * bufs, gint n,
+    gboolean copy, gint iters)
 {
   gdouble t0 = 0;
-  for (gint i = -r->n; i < iters; i++) {
-    cl_mem src = r->bufs[(i + r->n) % r->n];
-    cl_mem dst = r->bufs[(i + r->n + 1) % r->n];
+  for (gint i = -n; i < iters; i++) {
+    cl_mem src = bufs[(i + n) % n];
+    cl_mem dst = bufs[(i + n + 1) % n];
     cl_int s;
     if (i == 0) {
-      if (clFinish (r->queue) != CL_SUCCESS)
+      if (clFinish (queue) != CL_SUCCESS)
         return -1;
       t0 = g_get_monotonic_time ();
     }
     if (copy) {
       clSetKernelArg (j->copy, 0, sizeof (cl_mem), &src);
       clSetKernelArg (j->copy, 1, sizeof (cl_mem), &dst);
-      s = clEnqueueNDRangeKernel (r->queue, j->copy, 1, NULL, &j->n16, NULL,
+      s = clEnqueueNDRangeKernel (queue, j->copy, 1, NULL, &j->n16, NULL,
           0, NULL, NULL);
     } else {
-      s = enqueue_frame (j, r->queue, src, dst, NULL, NULL);
+      s = enqueue_frame (j, queue, src, dst, NULL, NULL);
     }
     if (s != CL_SUCCESS)
       return -1;
   }
-  if (clFinish (r->queue) != CL_SUCCESS)
+  if (clFinish (queue) != CL_SUCCESS)
     return -1;
   return (g_get_monotonic_time () - t0) / 1e3 / iters;
 }
@@ -171,7 +117,7 @@ median_frame_ms (Job * j, gint iters)
     }
     clWaitForEvents (1, &last);
     if (i >= 0)
-      t[i] = span_ms (first, last);
+      t[i] = bench_span_ms (first, last);
     clReleaseEvent (first);
     clReleaseEvent (last);
   }
@@ -226,16 +172,14 @@ main (int argc, char **argv)
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     GstCLBlurProgram full, half;
     GstCLBlurTaps taps, ctaps;
-    const char *copy_src = BENCH_COPY_SRC;
-    cl_program copy_prog;
     cl_int status;
     Job job = {.ctx = ctx,.full = &full,.half = &half };
 
     g_assert_no_error (err);
-    copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
-        &status);
-    clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
-    job.copy = clCreateKernel (copy_prog, "copy16", &status);
+    job.copy = bench_build_kernel (ctx->context, dev->device, BENCH_COPY_SRC,
+        "copy16");
+    cl_command_queue plain = clCreateCommandQueue (ctx->context, dev->device,
+        0, &status);
     gst_cl_blur_taps_compute (&taps, sigma, sigma, ksize, 0, 0);
     gst_cl_blur_taps_compute (&ctaps, sigma, sigma, ksize, 1, 1);
     const GstCLBlurVariant variant = gst_cl_blur_preferred_variant (dev,
@@ -272,10 +216,11 @@ main (int argc, char **argv)
           &status);
       job.n16 = bytes / 16;
       gdouble floor_ms = bench_median_ms (launch_copy, &job, iters, &min_ms);
-      Rotation rot = { 0 };
-      gboolean rotating = rotation_init (&rot, ctx, bytes);
-      gdouble b2b_floor = rotating ?
-          back_to_back_ms (&job, &rot, TRUE, iters * 4) : -1;
+      gint nbuf = 0;
+      cl_mem *bufs = plain ? bench_rotating_buffers (ctx->context, plain,
+          bytes, &nbuf) : NULL;
+      gdouble b2b_floor = bufs ?
+          back_to_back_ms (&job, plain, bufs, nbuf, TRUE, iters * 4) : -1;
 
       for (gint one = 0; one < 2; one++) {
         if (one && !gst_cl_blur_program_has_planes (&full, job.planes,
@@ -283,7 +228,7 @@ main (int argc, char **argv)
           continue;
         job.one_launch = one;
         gdouble ms = median_frame_ms (&job, iters);
-        gdouble b2b = rotating ? back_to_back_ms (&job, &rot, FALSE,
+        gdouble b2b = bufs ? back_to_back_ms (&job, plain, bufs, nbuf, FALSE,
             iters * 4) : -1;
         g_print ("%-28.28s %-6s %-10s %9.4f %9.4f %7.2fx %9.4f %9.4f %7.2fx "
             "tiles=%d,%d/%d wg=%dx%d\n", dev->name, formats[f],
@@ -292,7 +237,8 @@ main (int argc, char **argv)
             full.tile_h[0], full.chroma_tile_h[0],
             full.chroma_tile_h[1], full.wg_x, full.wg_y);
       }
-      rotation_clear (&rot);
+      if (bufs)
+        bench_release_buffers (bufs, nbuf);
       clReleaseMemObject (job.src);
       clReleaseMemObject (job.dst);
       g_free (host);
@@ -300,7 +246,8 @@ main (int argc, char **argv)
     gst_cl_blur_program_clear (&full);
     gst_cl_blur_program_clear (&half);
     clReleaseKernel (job.copy);
-    clReleaseProgram (copy_prog);
+    if (plain)
+      clReleaseCommandQueue (plain);
     gst_object_unref (ctx);
   }
   return 0;

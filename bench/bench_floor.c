@@ -69,16 +69,14 @@ main (int argc, char **argv)
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     cl_int st;
-    const char *src = BENCH_COPY_SRC;
     if (!ctx) {
       g_printerr ("%s\n", err->message);
       g_clear_error (&err);
       continue;
     }
-    cl_program prog = clCreateProgramWithSource (ctx->context, 1, &src, NULL,
-        &st);
-    clBuildProgram (prog, 1, &dev->device, NULL, NULL, NULL);
-    Job j = {.ctx = ctx,.copy = clCreateKernel (prog, "copy16", &st) };
+    Job j = {.ctx = ctx,.copy = bench_build_kernel (ctx->context, dev->device,
+          BENCH_COPY_SRC, "copy16")
+    };
 
     if (argc < 3)               /* no sizes: the device list only */
       g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
@@ -89,14 +87,12 @@ main (int argc, char **argv)
     for (gint a = 2; a < argc; a++) {
       j.bytes = GST_ROUND_UP_64 (g_ascii_strtoull (argv[a], NULL, 10));
       j.n16 = j.bytes / 16;
-      j.nbuf = CLAMP ((gint) (256.0 * 1024 * 1024 / j.bytes), 2, 64);
-      j.bufs = g_new0 (cl_mem, j.nbuf);
-      for (gint i = 0; i < j.nbuf; i++) {
-        guint8 z = 0;
-        j.bufs[i] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, j.bytes,
-            NULL, &st);
-        clEnqueueFillBuffer (ctx->queue, j.bufs[i], &z, 1, 0, j.bytes, 0, NULL,
-            NULL);
+      j.bufs = bench_rotating_buffers (ctx->context, ctx->queue, j.bytes,
+          &j.nbuf);
+      if (!j.bufs) {
+        g_printerr ("%s: cannot allocate the buffers for %zu bytes\n",
+            dev->name, j.bytes);
+        continue;
       }
       cl_mem pin = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR,
           j.bytes, NULL, &st);
@@ -116,12 +112,9 @@ main (int argc, char **argv)
       clEnqueueUnmapMemObject (ctx->queue, pin, j.pinned, 0, NULL, NULL);
       clFinish (ctx->queue);
       clReleaseMemObject (pin);
-      for (gint i = 0; i < j.nbuf; i++)
-        clReleaseMemObject (j.bufs[i]);
-      g_free (j.bufs);
+      bench_release_buffers (j.bufs, j.nbuf);
     }
     clReleaseKernel (j.copy);
-    clReleaseProgram (prog);
     gst_object_unref (ctx);
   }
   return 0;

@@ -73,14 +73,9 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
     g_assert_cmpint (status, ==, CL_SUCCESS);
     clWaitForEvents (1, &ev);
     if (i >= 0) {
-      cl_ulong t0 = 0, t1 = 0;
-      clGetEventProfilingInfo (steps[0], CL_PROFILING_COMMAND_START,
-          sizeof (t0), &t0, NULL);
-      clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-          NULL);
       for (gint s = 0; s < N_STEPS; s++)
         t[s][i] = steps[s] ? bench_event_ms (steps[s]) : 0;
-      t[N_STEPS][i] = (t1 - t0) / 1e6;
+      t[N_STEPS][i] = bench_span_ms (steps[0], ev);
     }
     for (gint s = 0; s < N_STEPS; s++)
       if (steps[s])
@@ -162,21 +157,17 @@ static gdouble
 floors (GstCLContext * ctx, gint width, gint height, gint iters,
     gdouble * two_pass)
 {
-  const char *srcs[2] = { BENCH_COPY_SRC, READ_ONLY_SRC };
   const gsize size = (gsize) GST_ROUND_UP_64 (width) * height;
   const size_t n16 = size / 16;
   gdouble *one = g_new (gdouble, iters), *two = g_new (gdouble, iters), med;
-  cl_program prog;
-  cl_kernel copy, read;
+  cl_kernel copy = bench_build_kernel (ctx->context, ctx->device->device,
+      BENCH_COPY_SRC, "copy16");
+  cl_kernel read = bench_build_kernel (ctx->context, ctx->device->device,
+      READ_ONLY_SRC, "read16");
   cl_mem a, b, counter;
   cl_int status;
 
-  prog = clCreateProgramWithSource (ctx->context, 2, srcs, NULL, &status);
-  g_assert_cmpint (status, ==, CL_SUCCESS);
-  g_assert_cmpint (clBuildProgram (prog, 1, &ctx->device->device, NULL, NULL,
-          NULL), ==, CL_SUCCESS);
-  copy = clCreateKernel (prog, "copy16", &status);
-  read = clCreateKernel (prog, "read16", &status);
+  g_assert (copy && read);
   a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL, &status);
   b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL, &status);
   counter = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 4, NULL,
@@ -195,13 +186,8 @@ floors (GstCLContext * ctx, gint width, gint height, gint iters,
         &e2);
     clWaitForEvents (1, &e2);
     if (i >= 0) {
-      cl_ulong t0 = 0, t1 = 0;
       one[i] = bench_event_ms (e0);
-      clGetEventProfilingInfo (e1, CL_PROFILING_COMMAND_START, sizeof (t0),
-          &t0, NULL);
-      clGetEventProfilingInfo (e2, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-          NULL);
-      two[i] = (t1 - t0) / 1e6;
+      two[i] = bench_span_ms (e1, e2);
     }
     clReleaseEvent (e0);
     clReleaseEvent (e1);
@@ -216,7 +202,6 @@ floors (GstCLContext * ctx, gint width, gint height, gint iters,
   clReleaseMemObject (counter);
   clReleaseKernel (copy);
   clReleaseKernel (read);
-  clReleaseProgram (prog);
   return med;
 }
 

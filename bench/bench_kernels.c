@@ -83,15 +83,11 @@ main (int argc, char **argv)
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     cl_int status;
-    cl_program copy_prog;
     Job job = { .ctx = ctx };
 
     g_assert_no_error (err);
-    const char *copy_src = BENCH_COPY_SRC;
-    copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
-        &status);
-    clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
-    job.copy = clCreateKernel (copy_prog, "copy16", &status);
+    job.copy = bench_build_kernel (ctx->context, dev->device, BENCH_COPY_SRC,
+        "copy16");
 
     for (gint cn = 1; cn <= 4; cn *= 2) {
       gsize bytes = (gsize) width * cn * height;
@@ -134,7 +130,6 @@ main (int argc, char **argv)
       g_free (host);
     }
     clReleaseKernel (job.copy);
-    clReleaseProgram (copy_prog);
     gst_object_unref (ctx);
   }
   return 0;

@@ -81,15 +81,11 @@ main (int argc, char **argv)
       continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     cl_int status;
-    cl_program copy_prog;
     Job job = { .ctx = ctx };
 
     g_assert_no_error (err);
-    const char *copy_src = BENCH_COPY_SRC;
-    copy_prog = clCreateProgramWithSource (ctx->context, 1, &copy_src, NULL,
-        &status);
-    clBuildProgram (copy_prog, 1, &dev->device, NULL, NULL, NULL);
-    job.copy = clCreateKernel (copy_prog, "copy16", &status);
+    job.copy = bench_build_kernel (ctx->context, dev->device, BENCH_COPY_SRC,
+        "copy16");
 
     for (gint in = GST_CL_SOBEL_IN_Y; in <= GST_CL_SOBEL_IN_RGB; in++) {
       gint cn = in == GST_CL_SOBEL_IN_Y ? 1 : 4;
@@ -136,7 +132,6 @@ main (int argc, char **argv)
       g_free (host);
     }
     clReleaseKernel (job.copy);
-    clReleaseProgram (copy_prog);
     gst_object_unref (ctx);
   }
   return 0;

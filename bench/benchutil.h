@@ -12,16 +12,83 @@
     " __global uchar16 * restrict d) { size_t i = get_global_id (0);" \
     " d[i] = s[i]; }"
 
-/* Execution time of a completed command (profiling info), in ms. */
+/* Kernel @name of the OpenCL C @src, built for @device (the kernel keeps
+ * its program); NULL if it does not build. */
+static inline cl_kernel
+bench_build_kernel (cl_context context, cl_device_id device, const char *src,
+    const char *name)
+{
+  cl_int status;
+  cl_kernel k = NULL;
+  cl_program prog = clCreateProgramWithSource (context, 1, &src, NULL,
+      &status);
+
+  if (status != CL_SUCCESS)
+    return NULL;
+  if (clBuildProgram (prog, 1, &device, NULL, NULL, NULL) == CL_SUCCESS)
+    k = clCreateKernel (prog, name, &status);
+  clReleaseProgram (prog);
+  return status == CL_SUCCESS ? k : NULL;
+}
+
+/* Buffers of @bytes each, zeroed on @queue, as many as span 256 MiB (2 to
+ * 64; their number to @n): commands rotate over them so that no cache holds
+ * the frame, as ../shared/tools/cllimits.c does. NULL on failure. */
+static inline cl_mem *
+bench_rotating_buffers (cl_context context, cl_command_queue queue,
+    gsize bytes, gint * n)
+{
+  const guint8 zero = 0;
+  cl_int status = CL_SUCCESS;
+  cl_mem *bufs;
+
+  *n = CLAMP ((gint) (256.0 * 1024 * 1024 / bytes), 2, 64);
+  bufs = g_new0 (cl_mem, *n);
+  for (gint i = 0; i < *n && status == CL_SUCCESS; i++) {
+    bufs[i] = clCreateBuffer (context, CL_MEM_READ_WRITE, bytes, NULL,
+        &status);
+    if (status == CL_SUCCESS)
+      status = clEnqueueFillBuffer (queue, bufs[i], &zero, 1, 0, bytes, 0,
+          NULL, NULL);
+  }
+  if (status == CL_SUCCESS)
+    status = clFinish (queue);
+  if (status != CL_SUCCESS) {
+    for (gint i = 0; i < *n; i++)
+      if (bufs[i])
+        clReleaseMemObject (bufs[i]);
+    g_free (bufs);
+    return NULL;
+  }
+  return bufs;
+}
+
+static inline void
+bench_release_buffers (cl_mem * bufs, gint n)
+{
+  for (gint i = 0; i < n; i++)
+    clReleaseMemObject (bufs[i]);
+  g_free (bufs);
+}
+
+/* Device time from the start of completed command @first to the end of
+ * @last (profiling info), in ms. */
+static inline gdouble
+bench_span_ms (cl_event first, cl_event last)
+{
+  cl_ulong t0 = 0, t1 = 0;
+  clGetEventProfilingInfo (first, CL_PROFILING_COMMAND_START, sizeof (t0),
+      &t0, NULL);
+  clGetEventProfilingInfo (last, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+      NULL);
+  return (t1 - t0) / 1e6;
+}
+
+/* Execution time of a completed command, in ms. */
 static inline gdouble
 bench_event_ms (cl_event ev)
 {
-  cl_ulong t0 = 0, t1 = 0;
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
-      NULL);
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
-      NULL);
-  return (t1 - t0) / 1e6;
+  return bench_span_ms (ev, ev);
 }
 
 static inline int
