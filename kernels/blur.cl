@@ -24,7 +24,8 @@
  *   -DFXR=n               rounding constant added before the final >> 8
  * Optional:
  *   -DWG_X=32 -DWG_Y=8    work-group shape of the tiled kernels (a tuning
- *                         knob, GST_CL_BLUR_TILE); a tile row is 4 * WG_X bytes
+ *                         knob, GST_CL_BLUR_TILE)
+ *   -DVFIRST=0|1          order of the tiled kernels' passes (see below)
  *   -DWITH_PLANES=1 -DKXC -DKYC -DWXC -DWYC -DTILE_HC1 -DTILE_HC2
  *                         the one-launch YUV kernels (blur_tiled_nv12,
  *                         blur_tiled_i420) with the chroma planes' taps
@@ -33,9 +34,13 @@
  *   blur_rows_cN   no local memory; each work-item writes 16 bytes of one
  *                  row; for CPU devices (and wide kernels on GPUs).
  *                  global = (ceil(width * cn / 16), height)
- *   blur_tiled_cN  a work-group (WG_X x WG_Y) stages a tile in local
- *                  memory and writes TW = 4 * WG_X bytes x TILE_Hn rows;
- *                  for GPUs.
+ *   blur_tiled_cN  for GPUs: a work-group (WG_X x WG_Y) writes a tile of
+ *                  TILE_Hn rows. With -DVFIRST=1 (blur_vtiled: items sum
+ *                  down from global memory, then across through local
+ *                  memory) a tile is TW = 4 * (WG_X - 2 * halo words) bytes
+ *                  wide, halo words = ceil(KX / 2 * cn / 4); otherwise
+ *                  (blur_tiled: the tile staged in local memory, across
+ *                  then down) TW = 4 * WG_X.
  *                  global = (ceil(width * cn / TW) * WG_X,
  *                            ceil(height / TILE_Hn) * WG_Y)
  *   blur_bands_cN  each work-item writes 16 bytes x 8 rows from register
@@ -62,7 +67,8 @@
 __constant float wx[KX] = { WX };
 __constant float wy[KY] = { WY };
 
-/* reflect101 () and reflect_byte () come from common.cl. */
+/* reflect101 (), reflect_byte (), reflect_row () and UNROLL come from
+ * common.cl. */
 
 #define BLUR_ARGS \
     __global const uchar * restrict src, uint src_off, int src_stride, \
@@ -95,7 +101,9 @@ store16 (float16 acc, __global uchar * d, int n)
 inline void
 store4 (float4 acc, __global uchar * d, int n)
 {
-  const uchar4 out = convert_uchar4 (clamp (acc, 0.0f, 255.0f) + 0.5f);
+  /* the same as store16's clamp, + 0.5, truncate, in one saturating
+   * conversion per byte (NVIDIA: cvt.rzi.sat, no min and max) */
+  const uchar4 out = convert_uchar4_sat (acc + 0.5f);
   if (n >= 4 && ((size_t) d & 3) == 0) {
     *(__global uint *) d = as_uint (out);
   } else if (n >= 4) {
@@ -176,6 +184,63 @@ __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
 #define TILE_WORDS(th, rx, ry, cn) (TILE_ROWS (th, ry) * TILE_COLS (rx, cn) / 4)
 #define TILE_VECS(th, ry) (TILE_ROWS (th, ry) * TW / 4)
 
+/* Stages a tile whose columns all lie inside the plane and whose rows are
+ * 4-byte aligned: every item issues all its loads (clamped to the tile, so
+ * unconditional) before its first store, so it waits for memory once. */
+#define STAGE_MAX_WORDS 32
+inline void
+stage_words (const int stage_rows, const int stage_cols, const int trows,
+    const int twords, const int ry, __local uint * tile4,
+    __global const uchar * first, int stride, int gy0, int height)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  uint w[STAGE_MAX_WORDS];
+
+UNROLL
+  for (int k = 0; k < stage_rows; k++) {
+    const int r = min (ly + k * WG_Y, trows - 1);
+    __global const uint *row = (__global const uint *) (first +
+        reflect_row (gy0 + r - ry, height, true) * stride);
+UNROLL
+    for (int j = 0; j < stage_cols; j++)
+      w[k * stage_cols + j] = row[min (lx + j * WG_X, twords - 1)];
+  }
+UNROLL
+  for (int k = 0; k < stage_rows; k++)
+UNROLL
+    for (int j = 0; j < stage_cols; j++)
+      if (ly + k * WG_Y < trows && lx + j * WG_X < twords)
+        tile4[(ly + k * WG_Y) * twords + lx + j * WG_X] =
+            w[k * stage_cols + j];
+}
+
+/* Any tile: byte by byte where a column needs reflecting. */
+inline void
+stage_bytes (const int cn, const int trows, const int tcols, const int ry,
+    __local uchar * tile, __global const uchar * plane, int stride,
+    int x_first, int gy0, int width, int height)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int wb = width * cn;
+
+  for (int r = ly; r < trows; r += WG_Y) {
+    __global const uchar *row = plane +
+        reflect101 (gy0 + r - ry, height) * stride;
+    __local uchar *t = tile + r * tcols;
+    if (((size_t) (row + x_first) & 3) == 0 && x_first >= 0
+        && x_first + tcols <= wb) {
+      __global const uint *row4 = (__global const uint *) (row + x_first);
+      for (int c = lx; c < tcols / 4; c += WG_X)
+        ((__local uint *) t)[c] = row4[c];
+    } else {
+      for (int c = lx; c < tcols; c += WG_X) {
+        const int q = x_first + c;
+        t[c] = row[(uint) q < (uint) wb ? q : reflect_byte (q, width, cn)];
+      }
+    }
+  }
+}
+
 /* One tile of one plane: group (@gx, @gy) of the plane's grid of tiles. */
 inline void
 blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
@@ -195,20 +260,18 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
   /* Uniform: no column of this tile needs reflecting. */
   const bool inside = x_first >= 0 && x_first + tcols <= wb;
 
-  for (int r = ly; r < trows; r += WG_Y) {
-    __global const uchar *row = src + src_off +
-        reflect101 (gy0 + r - ry, height) * src_stride;
-    __local uchar *t = tile + r * tcols;
-    if (inside && ((size_t) (row + x_first) & 3) == 0) {
-      __global const uint *row4 = (__global const uint *) (row + x_first);
-      for (int c = lx; c < tcols / 4; c += WG_X)
-        ((__local uint *) t)[c] = row4[c];
-    } else {
-      for (int c = lx; c < tcols; c += WG_X) {
-        const int q = x_first + c;
-        t[c] = row[(uint) q < (uint) wb ? q : reflect_byte (q, width, cn)];
-      }
-    }
+  const int stage_rows = (trows + WG_Y - 1) / WG_Y;
+  const int stage_cols = (tcols / 4 + WG_X - 1) / WG_X;
+  if (stage_rows * stage_cols <= STAGE_MAX_WORDS && inside &&
+      height > tile_h + ry &&
+      (((uint) (size_t) (src + src_off + x_first) | (uint) src_stride) & 3)
+      == 0) {
+    stage_words (stage_rows, stage_cols, trows, tcols / 4, ry,
+        (__local uint *) tile, src + src_off + x_first, src_stride, gy0,
+        height);
+  } else {
+    stage_bytes (cn, trows, tcols, ry, tile, src + src_off, src_stride,
+        x_first, gy0, width, height);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -237,13 +300,144 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
   }
 }
 
+/* ---- tiled, the vertical pass first (-DVFIRST=1) ---------------------- */
+
+/* Each work-item owns one 4-byte column of the tile, halo columns included,
+ * and ROWS = tile_h / WG_Y consecutive rows: it reads its ROWS + KY - 1
+ * input words straight from global memory (its neighbours' rows meet in the
+ * cache), sums them down into ROWS float4s in local memory and, after one
+ * barrier, sums across from its neighbours' float4s. Per 4 pixels local
+ * memory then carries one float4 in and 2 * halo words + 1 out, where
+ * blur_tiled reads KX unaligned byte vectors and KY float4s. The halo
+ * columns take work-items, so a tile writes 4 * (WG_X - 2 * halo words)
+ * bytes across (the host's tile width). */
+#define VT_HALO_W(rx, cn) (((rx) * (cn) + 3) / 4)
+#define VT_MAX_ROWS 16
+#define VT_MAX_HALO_W 8
+#define VT_MAX_KY 64            /* GST_CL_GAUSSIAN_MAX_TAPS */
+
+/* The vertical sums of one work-item's column: every load is issued before
+ * the first sum, so a work-item waits for memory once, not once a row. */
+inline void
+vtiled_down (const int cn, const int rows, const int ky, const bool inside,
+    const bool near, const bool words, __constant const float *ty, float4 * acc,
+    const int xb, const int y0, __global const uchar * plane, int stride,
+    int width, int height)
+{
+  const int ry = ky / 2;
+  uint in[VT_MAX_ROWS + VT_MAX_KY - 1];
+
+UNROLL
+  for (int i = 0; i < rows + ky - 1; i++) {
+    const int y = y0 + i - ry;
+    __global const uchar *row =
+        plane + (inside ? y : reflect_row (y, height, near)) * stride;
+    if (words)
+      in[i] = *(__global const uint *) (row + xb);
+    else
+      in[i] = as_uint ((uchar4) (row[reflect_byte (xb, width, cn)],
+              row[reflect_byte (xb + 1, width, cn)],
+              row[reflect_byte (xb + 2, width, cn)],
+              row[reflect_byte (xb + 3, width, cn)]));
+  }
+UNROLL
+  for (int r = 0; r < rows; r++)
+    acc[r] = 0.0f;
+UNROLL
+  for (int i = 0; i < rows + ky - 1; i++) {
+    const float4 v = convert_float4 (as_uchar4 (in[i]));
+UNROLL
+    for (int r = 0; r < rows; r++)
+      if (i - r >= 0 && i - r < ky)
+        acc[r] += ty[i - r] * v;
+  }
+}
+
+inline void
+blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
+    __constant const float *tx, __constant const float *ty,
+    __local float4 * vs, const int gx, const int gy, BLUR_ARGS)
+{
+  const int rx = kx / 2, ry = ky / 2;
+  const int hw = VT_HALO_W (rx, cn);
+  const int rows = tile_h / WG_Y;
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int wb = width * cn;
+  const int xb = 4 * (gx * (WG_X - 2 * hw) + lx - hw);
+  const int y0 = gy * tile_h + ly * rows;
+  __global const uchar *plane = src + src_off;
+  const bool words = xb >= 0 && xb + 4 <= wb &&
+      (((uint) (size_t) plane | (uint) src_stride) & 3) == 0;
+  /* the tile's rows, with the kernel's, reach at most tile_h - 1 + ry past
+   * the last row and ry before the first */
+  const bool near = height > tile_h + ry;
+  /* every input row of this item lies in the plane: no reflection */
+  const bool inside = y0 >= ry && y0 + rows + ry <= height;
+  float4 acc[VT_MAX_ROWS];
+
+  /* branches on uniform (or nearly so) flags, each call unrolled apart */
+  if (inside && words)
+    vtiled_down (cn, rows, ky, true, true, true, ty, acc, xb, y0, plane,
+        src_stride, width, height);
+  else if (near && words)
+    vtiled_down (cn, rows, ky, false, true, true, ty, acc, xb, y0, plane,
+        src_stride, width, height);
+  else if (near)
+    vtiled_down (cn, rows, ky, false, true, false, ty, acc, xb, y0, plane,
+        src_stride, width, height);
+  else
+    vtiled_down (cn, rows, ky, false, false, false, ty, acc, xb, y0, plane,
+        src_stride, width, height);
+UNROLL
+  for (int r = 0; r < rows; r++)
+    vs[(ly * rows + r) * WG_X + lx] = acc[r];
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (lx < hw || lx >= WG_X - hw || xb >= wb)
+    return;
+  for (int r = 0; r < rows; r++) {
+    const int y = y0 + r;
+    if (y >= height)
+      break;
+    __local const float4 *v = vs + (ly * rows + r) * WG_X + lx - hw;
+    float win[4 * (2 * VT_MAX_HALO_W + 1)];
+UNROLL
+    for (int k = 0; k < 2 * hw + 1; k++)
+      vstore4 (v[k], k, win);
+    const float *c = win + 4 * hw;      /* this item's first byte */
+    float s[4];
+UNROLL
+    for (int b = 0; b < 4; b++) {
+      float a = tx[rx] * c[b];
+UNROLL
+      for (int j = 0; j < rx; j++)
+        a += tx[j] * (c[b + (j - rx) * cn] + c[b + (rx - j) * cn]);
+      s[b] = a;
+    }
+    store4 (vload4 (0, s), dst + dst_off + y * dst_stride + xb, wb - xb);
+  }
+}
+
+/* What a tiled kernel declares and calls, either order. */
+#if VFIRST
+#define TILE_LOCAL_WORDS(th, rx, ry, cn) 1
+#define TILE_LOCAL_VECS(th, ry) ((th) * WG_X)
+#define BLUR_TILE(cn, th, kx, ky, tx, ty, tile, hs, gx, gy, plane) \
+  blur_vtiled (cn, th, kx, ky, tx, ty, hs, gx, gy, plane)
+#else
+#define TILE_LOCAL_WORDS(th, rx, ry, cn) TILE_WORDS (th, rx, ry, cn)
+#define TILE_LOCAL_VECS(th, ry) TILE_VECS (th, ry)
+#define BLUR_TILE(cn, th, kx, ky, tx, ty, tile, hs, gx, gy, plane) \
+  blur_tiled (cn, th, kx, ky, tx, ty, tile, hs, gx, gy, plane)
+#endif
+
 #define DEFINE_TILED(cn, th) \
 __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1))) \
 void blur_tiled_c##cn (BLUR_ARGS) \
 { \
-  __local uint tile4[TILE_WORDS (th, RX, RY, cn)]; \
-  __local float4 hs[TILE_VECS (th, RY)]; \
-  blur_tiled (cn, th, KX, KY, wx, wy, (__local uchar *) tile4, hs, \
+  __local uint tile4[TILE_LOCAL_WORDS (th, RX, RY, cn)]; \
+  __local float4 hs[TILE_LOCAL_VECS (th, RY)]; \
+  BLUR_TILE (cn, th, KX, KY, wx, wy, (__local uchar *) tile4, hs, \
       get_group_id (0), get_group_id (1), BLUR_PASS); \
 }
 
@@ -289,18 +483,18 @@ __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1)))
 void
 blur_tiled_nv12 (PLANES_ARGS)
 {
-  __local uint tile4[MAX2 (TILE_WORDS (TILE_H1, RX, RY, 1),
-          TILE_WORDS (TILE_HC2, RXC, RYC, 2))];
-  __local float4 hs[MAX2 (TILE_VECS (TILE_H1, RY), TILE_VECS (TILE_HC2,
-              RYC))];
+  __local uint tile4[MAX2 (TILE_LOCAL_WORDS (TILE_H1, RX, RY, 1),
+          TILE_LOCAL_WORDS (TILE_HC2, RXC, RYC, 2))];
+  __local float4 hs[MAX2 (TILE_LOCAL_VECS (TILE_H1, RY),
+          TILE_LOCAL_VECS (TILE_HC2, RYC))];
   const int g = get_group_id (0);
   /* uniform per work-group, so the barriers inside are reached by all */
   if (g < p1.s7) {
-    blur_tiled (1, TILE_H1, KX, KY, wx, wy, (__local uchar *) tile4, hs,
+    BLUR_TILE (1, TILE_H1, KX, KY, wx, wy, (__local uchar *) tile4, hs,
         g % p0.s6, g / p0.s6, PLANE_PASS (p0));
   } else {
     const int t = g - p1.s7;
-    blur_tiled (2, TILE_HC2, KXC, KYC, wxc, wyc, (__local uchar *) tile4, hs,
+    BLUR_TILE (2, TILE_HC2, KXC, KYC, wxc, wyc, (__local uchar *) tile4, hs,
         t % p1.s6, t / p1.s6, PLANE_PASS (p1));
   }
 }
@@ -312,18 +506,18 @@ __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1)))
 void
 blur_tiled_i420 (PLANES_ARGS)
 {
-  __local uint tile4[MAX2 (TILE_WORDS (TILE_H1, RX, RY, 1),
-          TILE_WORDS (TILE_HC1, RXC, RYC, 1))];
-  __local float4 hs[MAX2 (TILE_VECS (TILE_H1, RY), TILE_VECS (TILE_HC1,
-              RYC))];
+  __local uint tile4[MAX2 (TILE_LOCAL_WORDS (TILE_H1, RX, RY, 1),
+          TILE_LOCAL_WORDS (TILE_HC1, RXC, RYC, 1))];
+  __local float4 hs[MAX2 (TILE_LOCAL_VECS (TILE_H1, RY),
+          TILE_LOCAL_VECS (TILE_HC1, RYC))];
   const int g = get_group_id (0);
   if (g < p1.s7) {
-    blur_tiled (1, TILE_H1, KX, KY, wx, wy, (__local uchar *) tile4, hs,
+    BLUR_TILE (1, TILE_H1, KX, KY, wx, wy, (__local uchar *) tile4, hs,
         g % p0.s6, g / p0.s6, PLANE_PASS (p0));
   } else {
     const int8 p = g < p2.s7 ? p1 : p2;
     const int t = g - p.s7;
-    blur_tiled (1, TILE_HC1, KXC, KYC, wxc, wyc, (__local uchar *) tile4, hs,
+    BLUR_TILE (1, TILE_HC1, KXC, KYC, wxc, wyc, (__local uchar *) tile4, hs,
         t % p.s6, t / p.s6, PLANE_PASS (p));
   }
 }

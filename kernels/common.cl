@@ -23,3 +23,20 @@ reflect_byte (int q, int n, int cn)
   const int shift = cn == 4 ? 2 : cn == 2 ? 1 : 0;
   return (reflect101 (q >> shift, n) << shift) | (q & (cn - 1));
 }
+
+/* Row @p of @n, reflected: the general form, or where the caller knows
+ * that -n < p < 2n - 1, one select (no branch between the loads). */
+inline int
+reflect_row (int p, int n, const bool near)
+{
+  return near ? (p < 0 ? -p : p >= n ? 2 * n - 2 - p : p) : reflect101 (p, n);
+}
+
+/* Loops over compile-time counts that index private arrays: unrolled they
+ * live in registers. NVIDIA's compiler is told so; PoCL unrolls them
+ * after inlining, and warns about the pragma in the not-yet-inlined body. */
+#ifdef cl_nv_pragma_unroll
+#define UNROLL _Pragma ("unroll")
+#else
+#define UNROLL
+#endif

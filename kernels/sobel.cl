@@ -14,6 +14,7 @@
  *   -DMODE=m -DSCALE=f -DDELTA=f -DTHRESH=t   as above
  *   -DBAND_H=n         rows per work-item of the bands kernels
  *   -DTILED=0|1        which kernels the program holds: bands or tiled
+ *   -DVFIRST=0|1       with TILED=1: the order of the passes (see below)
  *
  * Input kinds: _y (one byte per pixel: GRAY8, the Y plane of NV12/I420),
  * _rgb (4 bytes, R G B first: RGBA, RGBx), _bgr (BGRA, BGRx); the luma of
@@ -26,13 +27,16 @@
  *                       registers; for CPU devices (PoCL vectorises the
  *                       explicit vector types, never loops in a work-item).
  *                       global = (ceil(width / 16), ceil(height / BAND_H))
- *   sobel_tiled_IN_OUT  a 16x16 work-group stages the luma of a 64x16 tile
- *                       plus halo in local memory once (RGB converted once
- *                       per pixel), each work-item writes 4 pixels; GPUs.
- *                       global = (ceil(width / 64) * 16,
- *                                 ceil(height / 16) * 16), local = (16, 16)
- *                       (-DWG_X, -DWG_Y, -DTH change the shape: 4 * WG_X
- *                       pixels x TH rows per WG_X x WG_Y group)
+ *   sobel_tiled_IN_OUT  for GPUs, each work-item 4 pixels of TH / WG_Y
+ *                       rows (-DWG_X, -DWG_Y, -DTH: the group and tile).
+ *                       -DVFIRST=1 (sobel_vtiled): items sum their columns
+ *                       down from global memory, then across through local
+ *                       memory; a tile is 4 * (WG_X - 2) pixels wide.
+ *                       -DVFIRST=0 (sobel_tiled): the luma of the tile plus
+ *                       halo is staged in local memory (RGB converted once
+ *                       per pixel); a tile is 4 * WG_X pixels wide.
+ *                       global = (ceil(width / tile width) * WG_X,
+ *                                 ceil(height / TH) * WG_Y)
  *   fill_plane          writes @value to width_bytes bytes of every row
  *                       (neutral chroma). global = (ceil(wb / 16), height)
  */
@@ -45,7 +49,7 @@
 __constant float sm[K] = { SM };
 __constant float dv[K] = { DV };
 
-/* reflect101 () comes from common.cl. */
+/* reflect101 (), reflect_row () and UNROLL come from common.cl. */
 
 inline uchar
 luma_px (const int in_kind, __global const uchar * row, int x)
@@ -188,6 +192,38 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
   }
 }
 
+/* Finishes gx, gy of pixels x .. x + 3 and stores those inside the row
+ * @o as @out_kind (1: one byte, 4: v, v, v, 255). */
+inline void
+sobel_store4 (const int out_kind, float4 gx, float4 gy, __global uchar * o,
+    int x, int width)
+{
+  uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
+  if (THRESH > 0)
+    out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
+  const int n = min (4, width - x);
+  if (out_kind == 1) {
+    o += x;
+    if (n == 4 && ((size_t) o & 3) == 0) {
+      *(__global uint *) o = as_uint (out);
+    } else if (n == 4) {
+      vstore4 (out, 0, o);
+    } else {
+      for (int q = 0; q < n; q++)
+        o[q] = ((uchar *) &out)[q];
+    }
+  } else {
+    o += 4 * x;
+    const uint4 w = convert_uint4 (out) * 0x010101u + 0xff000000u;
+    if (n == 4) {
+      vstore16 (as_uchar16 (w), 0, o);
+    } else {
+      for (int q = 0; q < n; q++)
+        vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
+    }
+  }
+}
+
 /* ---- tiled: for GPUs --------------------------------------------------- */
 
 /* Work-group WG_X x WG_Y (default 16x16), each item 4 pixels of a row, a
@@ -249,33 +285,148 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
       if (NEED_Y)
         gy += dv[k] * s;
     }
-    uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
-    if (THRESH > 0)
-      out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
-    const int n = min (4, width - x);
-    if (out_kind == 1) {
-      __global uchar *o = dst + dst_off + y * dst_stride + x;
-      if (n == 4) {
-        vstore4 (out, 0, o);
-      } else {
-        for (int q = 0; q < n; q++)
-          o[q] = ((uchar *) &out)[q];
-      }
-    } else {
-      __global uchar *o = dst + dst_off + y * dst_stride + 4 * x;
-      const uint4 w = convert_uint4 (out) * 0x010101u + 0xff000000u;
-      if (n == 4) {
-        vstore16 (as_uchar16 (w), 0, o);
-      } else {
-        for (int q = 0; q < n; q++)
-          vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
-      }
+    sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
+        width);
+  }
+}
+
+/* ---- tiled, the vertical pass first (-DVFIRST=1) ---------------------- */
+
+/* As blur_vtiled (blur.cl): each work-item owns 4 pixels of a tile row,
+ * the halo columns included (one each side, R <= 3), and VROWS = TH / WG_Y
+ * consecutive rows. It reads all its input rows first, sums them down
+ * (smoothing and derivative, integers: exact in any order) into local
+ * memory and, after one barrier, sums across from its neighbours. A tile
+ * writes 4 * (WG_X - 2) pixels across (the host's tile width). */
+#define VROWS (TH / WG_Y)
+
+/* Luma of one RGB / BGR pixel read as a little-endian word (luma_px). */
+inline float
+luma_word (const int in_kind, uint w)
+{
+  const uint r = in_kind == IN_RGB ? w & 0xff : (w >> 16) & 0xff;
+  const uint b = in_kind == IN_RGB ? (w >> 16) & 0xff : w & 0xff;
+  return (float) ((r * 9798 + ((w >> 8) & 0xff) * 19235 + b * 3735 +
+          (1 << 14)) >> 15);
+}
+
+/* Luma of pixels x .. x + 3 of @row (reflected where outside). */
+inline float4
+luma4 (const int in_kind, __global const uchar * row, int x, int width,
+    const bool aligned)
+{
+  if (x >= 0 && x + 4 <= width) {
+    if (in_kind == IN_Y && aligned)
+      return convert_float4 (as_uchar4 (*(__global const uint *) (row + x)));
+    if (aligned) {
+      const uint4 p = vload4 (0, (__global const uint *) (row + 4 * x));
+      return (float4) (luma_word (in_kind, p.s0), luma_word (in_kind, p.s1),
+          luma_word (in_kind, p.s2), luma_word (in_kind, p.s3));
     }
+    return (float4) (luma_px (in_kind, row, x), luma_px (in_kind, row, x + 1),
+        luma_px (in_kind, row, x + 2), luma_px (in_kind, row, x + 3));
+  }
+  return (float4) (luma_px (in_kind, row, reflect101 (x, width)),
+      luma_px (in_kind, row, reflect101 (x + 1, width)),
+      luma_px (in_kind, row, reflect101 (x + 2, width)),
+      luma_px (in_kind, row, reflect101 (x + 3, width)));
+}
+
+/* The luma of one work-item's rows: every load before the first sum. */
+inline void
+sobel_vload (const int in_kind, const bool inside, const bool near,
+    float4 * in, __global const uchar * plane, int stride, int x, int y0,
+    int width, int height, const bool aligned)
+{
+UNROLL
+  for (int i = 0; i < VROWS + K - 1; i++) {
+    const int y = y0 + i - R;
+    in[i] = luma4 (in_kind, plane +
+        (inside ? y : reflect_row (y, height, near)) * stride, x, width,
+        aligned);
+  }
+}
+
+inline void
+sobel_vtiled (const int in_kind, const int out_kind, __local float4 * vs,
+    __local float4 * vd, SOBEL_ARGS)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int x = 4 * (get_group_id (0) * (WG_X - 2) + lx - 1);
+  const int y0 = get_group_id (1) * TH + ly * VROWS;
+  __global const uchar *plane = src + src_off;
+  const bool aligned =
+      (((uint) (size_t) plane | (uint) src_stride) & 3) == 0;
+  /* rows reach at most TH - 1 + R past the last and R before the first */
+  const bool near = height > TH + R;
+  /* every input row of this item lies in the plane: no reflection */
+  const bool inside = y0 >= R && y0 + VROWS + R <= height;
+  float4 in[VROWS + K - 1], s[VROWS], d[VROWS];
+
+  if (inside)
+    sobel_vload (in_kind, true, true, in, plane, src_stride, x, y0, width,
+        height, aligned);
+  else
+    sobel_vload (in_kind, false, near, in, plane, src_stride, x, y0, width,
+        height, aligned);
+UNROLL
+  for (int r = 0; r < VROWS; r++)
+    s[r] = d[r] = 0.0f;
+UNROLL
+  for (int i = 0; i < VROWS + K - 1; i++)
+UNROLL
+    for (int r = 0; r < VROWS; r++)
+      if (i - r >= 0 && i - r < K) {
+        if (NEED_X)
+          s[r] += sm[i - r] * in[i];
+        if (NEED_Y)
+          d[r] += dv[i - r] * in[i];
+      }
+UNROLL
+  for (int r = 0; r < VROWS; r++) {
+    vs[(ly * VROWS + r) * WG_X + lx] = s[r];
+    vd[(ly * VROWS + r) * WG_X + lx] = d[r];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (lx == 0 || lx == WG_X - 1 || x >= width)
+    return;
+  for (int r = 0; r < VROWS; r++) {
+    const int y = y0 + r;
+    if (y >= height)
+      return;
+    const int at = (ly * VROWS + r) * WG_X + lx - 1;
+    float a[12], b[12];
+    float4 gx = 0.0f, gy = 0.0f;
+    if (NEED_X)
+      for (int k = 0; k < 3; k++)
+        vstore4 (vs[at + k], k, a);
+    if (NEED_Y)
+      for (int k = 0; k < 3; k++)
+        vstore4 (vd[at + k], k, b);
+UNROLL
+    for (int j = 0; j < K; j++) {
+      /* pixel q of this item's four is a[4 + q]; tap j reads it at j - R */
+      if (NEED_X)
+        gx += dv[j] * vload4 (0, a + 4 + j - R);
+      if (NEED_Y)
+        gy += sm[j] * vload4 (0, b + 4 + j - R);
+    }
+    sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
+        width);
   }
 }
 
 /* One variant per program: PoCL compiles each kernel for a long time. */
-#if TILED
+#if TILED && VFIRST
+#define DEFINE_SOBEL(name, ik, ok) \
+__kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1))) \
+void sobel_tiled_##name (SOBEL_ARGS) \
+{ \
+  __local float4 vs[TH * WG_X], vd[TH * WG_X]; \
+  sobel_vtiled (ik, ok, vs, vd, SOBEL_PASS); \
+}
+#elif TILED
 #define DEFINE_SOBEL(name, ik, ok) \
 __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1))) \
 void sobel_tiled_##name (SOBEL_ARGS) \

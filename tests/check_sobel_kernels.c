@@ -3,7 +3,8 @@
  * on every OpenCL device against the C reference, every operator size and
  * mode, every input and output kind, on random and structured frames of
  * awkward sizes with padded strides and unaligned plane offsets. Prints the
- * failing parameters. Exit 77 when no device exists. */
+ * failing parameters. Exit 77 when no device exists.
+ * Usage: check_sobel_kernels [VARIANT] (default: every variant). */
 #include "cl/gstclcontext.h"
 #include "elements/gstclsobelkernel.h"
 
@@ -177,6 +178,7 @@ main (int argc, char **argv)
   GError *err = NULL;
 
   devices = KERNELCHECK_DEVICES (argc, argv);
+  const gchar *only = argc > 1 ? argv[1] : NULL;
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
@@ -184,6 +186,8 @@ main (int argc, char **argv)
     g_assert_no_error (err);
 
     for (gint variant = 0; variant < GST_CL_SOBEL_N_VARIANTS; variant++) {
+      if (only && strcmp (only, gst_cl_sobel_variant_name (variant)))
+        continue;
       for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
         const GstCLSobelParams *pr = &params[pi];
         GstCLSobelProgram prog;

@@ -222,7 +222,9 @@ gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
     const gchar * options, GError ** error)
 {
   gchar *source = program_text (name);
-  gchar *key, *dir, *path = NULL;
+  gchar *key, *dir, *path = NULL, *all_options;
+  /* a tuning knob, e.g. NVIDIA's -cl-nv-maxrregcount=N; part of the key */
+  const gchar *extra = g_getenv ("GST_CL_BUILD_OPTIONS");
   cl_program program;
 
   if (!source) {
@@ -230,8 +232,9 @@ gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
         "no embedded kernel source named \"%s\"", name);
     return NULL;
   }
-  if (!options)
-    options = "";
+  all_options = g_strconcat (options ? options : "", extra && *extra ?
+      " " : "", extra && *extra ? extra : "", NULL);
+  options = all_options;
 
   key = cache_key (ctx, source, options);
   g_mutex_lock (&ctx->lock);
@@ -275,5 +278,6 @@ done:
   g_mutex_unlock (&ctx->lock);
   g_free (key);
   g_free (source);
+  g_free (all_options);
   return program;
 }

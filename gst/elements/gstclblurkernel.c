@@ -16,28 +16,38 @@
 #define WG_X 32                 /* default work-group of the tiled kernels */
 #define WG_Y 8
 #define MAX_TILE_H 256
+/* Vertical-first tiles: 16 rows of 32 x 4 work-items by default, the
+ * fastest of 22 shapes on the H200 at 1080p and 4K (docs/PERFORMANCE.md). */
+#define VFIRST_TILE_H 16
+#define VFIRST_WG_Y 4
+#define VFIRST_MAX_ROWS 16      /* VT_MAX_ROWS in blur.cl */
+#define VFIRST_MAX_HALO_W 8     /* VT_MAX_HALO_W */
+#define VFIRST_MAX_KY 64        /* VT_MAX_KY */
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_blur_kernel_debug);
 #define GST_CAT_DEFAULT gst_cl_blur_kernel_debug
 
-/* What GST_CL_BLUR_TILE asks for: a tile height (0: automatic) and a
- * work-group shape; malformed values are ignored with a warning. */
+/* The tile order (@vfirst) with its default height (0: the tallest that
+ * fits) and work-group shape, or what GST_CL_BLUR_TILE asks for instead;
+ * malformed values are ignored with a warning. */
 typedef struct
 {
   gint rows, wg_x, wg_y;
+  gboolean vfirst;
 } TileKnob;
 
 static void
-tile_knob (const GstCLDeviceInfo * dev, TileKnob * knob)
+tile_knob (const GstCLDeviceInfo * dev, gboolean vfirst, TileKnob * knob)
 {
   const gchar *env = g_getenv (GST_CL_BLUR_TILE_ENV);
-  gint rows = 0, wx = WG_X, wy = WG_Y, n;
+  gint rows = 0, wx = WG_X, wy = vfirst ? VFIRST_WG_Y : WG_Y, n;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_blur_kernel_debug, "clblurkernel", 0,
       "OpenCL blur kernels");
-  knob->rows = 0;
-  knob->wg_x = WG_X;
-  knob->wg_y = WG_Y;
+  knob->vfirst = vfirst;
+  knob->rows = vfirst ? VFIRST_TILE_H : 0;
+  knob->wg_x = wx;
+  knob->wg_y = wy;
   if (!env || !*env)
     return;
   n = sscanf (env, "%d:%dx%d", &rows, &wx, &wy);
@@ -88,12 +98,29 @@ gst_cl_blur_taps_compute (GstCLBlurTaps * taps, gdouble sigma_x,
   gst_cl_gaussian_taps (taps->ky, sy, taps->wy);
 }
 
+/* Halo words on each side of a vertical-first tile (VT_HALO_W). */
+static gint
+vfirst_halo_words (const GstCLBlurTaps * taps, gint cn)
+{
+  return ((taps->kx / 2) * cn + 3) / 4;
+}
+
 static gboolean
 tile_fits (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn,
-    gint height, gint wg_x)
+    gint height, const TileKnob * knob)
 {
   guint64 budget = MIN (dev->local_mem_size, 48 * 1024) - 1024;
-  guint64 tw = 4 * wg_x;
+  guint64 tw = 4 * knob->wg_x;
+
+  if (knob->vfirst) {
+    /* at least half of the items' columns are the tile's own */
+    gint hw = vfirst_halo_words (taps, cn);
+    return height % knob->wg_y == 0
+        && height / knob->wg_y <= VFIRST_MAX_ROWS
+        && hw <= VFIRST_MAX_HALO_W && 4 * hw <= knob->wg_x
+        && taps->ky <= VFIRST_MAX_KY
+        && (guint64) height * knob->wg_x * 4 * sizeof (gfloat) <= budget;
+  }
   guint64 rows = height + 2 * (taps->ky / 2);
   guint64 halo = ((taps->kx / 2) * cn + 3) & ~3;
   return rows * (tw + 2 * halo) + rows * tw * sizeof (gfloat) <= budget;
@@ -109,12 +136,38 @@ tile_height (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps, gint cn,
 
   if (dev->max_work_group_size < (gsize) knob->wg_x * knob->wg_y)
     return 0;
-  if (knob->rows > 0 && tile_fits (dev, taps, cn, knob->rows, knob->wg_x))
+  if (knob->rows > 0 && tile_fits (dev, taps, cn, knob->rows, knob))
     return knob->rows;
   for (guint i = 0; i < G_N_ELEMENTS (heights); i++)
-    if (tile_fits (dev, taps, cn, heights[i], knob->wg_x))
+    if (tile_fits (dev, taps, cn, heights[i], knob))
       return heights[i];
   return 0;
+}
+
+/* The vertical-first tiles where every channel count's fits (chroma taps
+ * are narrower than luma's, so theirs fit too), unless
+ * GST_CL_BLUR_VFIRST=0; the horizontal-first ones otherwise. */
+static void
+choose_tiles (const GstCLDeviceInfo * dev, const GstCLBlurTaps * taps,
+    TileKnob * knob)
+{
+  if (g_strcmp0 (g_getenv (GST_CL_BLUR_VFIRST_ENV), "0") != 0) {
+    tile_knob (dev, TRUE, knob);
+    if (tile_height (dev, taps, 1, knob) > 0 &&
+        tile_height (dev, taps, 2, knob) > 0 &&
+        tile_height (dev, taps, 4, knob) > 0)
+      return;
+  }
+  tile_knob (dev, FALSE, knob);
+}
+
+/* Bytes across that one work-group writes. */
+static gint
+tile_width (const GstCLBlurProgram * prog, const GstCLBlurTaps * taps,
+    gint cn)
+{
+  return 4 * (prog->vfirst ? prog->wg_x - 2 * vfirst_halo_words (taps, cn) :
+      prog->wg_x);
 }
 
 const gchar *
@@ -133,7 +186,7 @@ gst_cl_blur_preferred_variant (const GstCLDeviceInfo * dev,
   gboolean fixed_ok = gst_cl_blur_fixed_taps (taps, &fx);
   TileKnob knob;
 
-  tile_knob (dev, &knob);
+  tile_knob (dev, FALSE, &knob);
   if (env && *env) {
     /* a testing and tuning knob: any variant runs on any device */
     for (gint v = 0; v < GST_CL_BLUR_N_VARIANTS; v++)
@@ -286,9 +339,13 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
   memset (prog, 0, sizeof (*prog));
   prog->variant = variant;
   prog->taps = *taps;
-  tile_knob (ctx->device, &knob);
+  if (variant == GST_CL_BLUR_TILED)
+    choose_tiles (ctx->device, taps, &knob);
+  else
+    tile_knob (ctx->device, FALSE, &knob);
   prog->wg_x = knob.wg_x;
   prog->wg_y = knob.wg_y;
+  prog->vfirst = knob.vfirst;
   g_string_append_printf (opts, " -DKX=%d -DKY=%d", taps->kx, taps->ky);
   append_taps (opts, "WX", taps->wx, taps->kx);
   append_taps (opts, "WY", taps->wy, taps->ky);
@@ -298,8 +355,8 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     g_string_append_printf (opts, " -DTILE_H%d=%d", cns[i], prog->tile_h[i]);
   }
   if (variant == GST_CL_BLUR_TILED) {
-    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d", prog->wg_x,
-        prog->wg_y);
+    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DVFIRST=%d",
+        prog->wg_x, prog->wg_y, prog->vfirst);
     if (chroma_taps && prog->tile_h[0] > 0) {
       prog->chroma_taps = *chroma_taps;
       for (gint i = 0; i < 2; i++)
@@ -416,7 +473,7 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
   }
 
   if (prog->tile_h[i] > 0) {
-    const size_t tw = 4 * prog->wg_x;
+    const size_t tw = tile_width (prog, &prog->taps, sp->pixel_bytes);
     global[0] = (wb + tw - 1) / tw * prog->wg_x;
     global[1] = (sp->height + prog->tile_h[i] - 1) / prog->tile_h[i] *
         prog->wg_y;
@@ -451,7 +508,6 @@ gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
    * across, first group), as blur_tiled_nv12 / _i420 read them */
   cl_int p[3][8];
   size_t global[2], local[2] = { prog->wg_x, prog->wg_y };
-  const size_t tw = 4 * prog->wg_x;
   cl_kernel k = n_planes == 2 ? prog->nv12 : prog->i420;
   cl_int status = CL_SUCCESS;
   gint groups = 0;
@@ -462,6 +518,8 @@ gst_cl_blur_program_enqueue_planes (GstCLBlurProgram * prog,
   for (guint i = 0; i < n_planes; i++) {
     const gint th = i == 0 ? prog->tile_h[0] :
         prog->chroma_tile_h[sp[i].pixel_bytes == 2];
+    const gint tw = tile_width (prog, i == 0 ? &prog->taps :
+        &prog->chroma_taps, sp[i].pixel_bytes);
     const gint across = (sp[i].width * sp[i].pixel_bytes + tw - 1) / tw;
     p[i][0] = sp[i].offset;
     p[i][1] = sp[i].stride;

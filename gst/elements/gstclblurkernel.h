@@ -63,6 +63,7 @@ typedef struct
   gint tile_h[GST_CL_BLUR_N_CN];
   GstCLBlurTaps taps;
   gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
+  gboolean vfirst;              /* tiled kernels built with -DVFIRST=1 */
 
   /* Tiled variant built with chroma taps: every plane of an NV12 or I420
    * frame in one launch (NULL where not built or a tile does not fit). */
@@ -76,6 +77,11 @@ typedef struct
  * (where it fits the device's local memory) and the work-group shape (WX
  * items across, 4 bytes each, WY down), e.g. "16" or "32:64x4". */
 #define GST_CL_BLUR_TILE_ENV "GST_CL_BLUR_TILE"
+
+/* GST_CL_BLUR_VFIRST=0 builds the tiled kernels horizontal pass first
+ * (blur_tiled in blur.cl) even where the vertical-first ones (blur_vtiled,
+ * the default) fit. */
+#define GST_CL_BLUR_VFIRST_ENV "GST_CL_BLUR_VFIRST"
 
 /* GST_CL_BLUR_VARIANT = rows, tiled or bands: the variant every element
  * uses on every device (tests run the GPU path on a CPU device with it). */

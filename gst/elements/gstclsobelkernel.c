@@ -7,33 +7,57 @@
 
 #define BAND_H 8
 #define WG 16                   /* default work-group WG x WG, tile rows */
+/* Vertical-first tiles (the default): 16 rows of 32 x 4 work-items, as the
+ * blur's (docs/PERFORMANCE.md). */
+#define VFIRST_TILE_H 16
+#define VFIRST_WG_X 32
+#define VFIRST_WG_Y 4
+#define VFIRST_MAX_ROWS 16
 #define MAX_TILE_H 256
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_kernel_debug);
 #define GST_CAT_DEFAULT gst_cl_sobel_kernel_debug
 
-/* GST_CL_SOBEL_TILE, where valid for @dev and @ksize; else the defaults. */
+/* Local memory of a tile of @rows x @wx items, either order. */
+static guint64
+tile_bytes (gboolean vfirst, gint rows, gint wx, gint r)
+{
+  return vfirst ? (guint64) 2 * rows * wx * 4 * sizeof (gfloat) :
+      (guint64) (rows + 2 * r) * (4 * wx + 2 * r);
+}
+
+/* The tile order (vertical first unless GST_CL_SOBEL_VFIRST=0) and
+ * GST_CL_SOBEL_TILE, where valid for @dev and @ksize; else the defaults. */
 static void
 tile_knob (const GstCLDeviceInfo * dev, gint ksize, GstCLSobelProgram * prog)
 {
   const gchar *env = g_getenv (GST_CL_SOBEL_TILE_ENV);
-  gint rows = WG, wx = WG, wy = WG, n;
+  const gboolean vfirst =
+      g_strcmp0 (g_getenv (GST_CL_SOBEL_VFIRST_ENV), "0") != 0;
+  gint rows = vfirst ? VFIRST_TILE_H : WG, wx = vfirst ? VFIRST_WG_X : WG;
+  gint wy = vfirst ? VFIRST_WG_Y : WG, n;
   const gint r = (ksize > 0 ? ksize : 3) / 2;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_sobel_kernel_debug, "clsobelkernel", 0,
       "OpenCL Sobel kernels");
-  prog->tile_h = prog->wg_x = prog->wg_y = WG;
+  prog->vfirst = vfirst;
+  prog->tile_h = rows;
+  prog->wg_x = wx;
+  prog->wg_y = wy;
   if (!env || !*env)
     return;
   n = sscanf (env, "%d:%dx%d", &rows, &wx, &wy);
+  /* a vertical-first tile: whole rows per item, a halo item each side */
   if ((n != 1 && n != 3) || rows < 1 || rows > MAX_TILE_H || wx < 1 ||
       wy < 1 || (wx & (wx - 1)) || (wy & (wy - 1)) ||
       (gsize) wx * wy > dev->max_work_group_size ||
-      (guint64) (rows + 2 * r) * (4 * wx + 2 * r) > dev->local_mem_size) {
+      tile_bytes (vfirst, rows, wx, r) > dev->local_mem_size ||
+      (vfirst && (wx < 4 || rows % wy || rows / wy > VFIRST_MAX_ROWS))) {
     GST_WARNING ("%s=\"%s\" ignored: want ROWS or ROWS:WXxWY, rows 1..%d, "
-        "WX and WY powers of two, WX*WY <= %zu, tile within local memory",
-        GST_CL_SOBEL_TILE_ENV, env, MAX_TILE_H,
-        (gsize) dev->max_work_group_size);
+        "WX and WY powers of two, WX*WY <= %zu, tile within local memory "
+        "(vertical first: WX >= 4, ROWS a multiple of WY, at most %d "
+        "rows per item)", GST_CL_SOBEL_TILE_ENV, env, MAX_TILE_H,
+        (gsize) dev->max_work_group_size, VFIRST_MAX_ROWS);
     return;
   }
   prog->tile_h = rows;
@@ -57,9 +81,10 @@ gst_cl_sobel_variant_name (GstCLSobelVariant variant)
 GstCLSobelVariant
 gst_cl_sobel_preferred_variant (const GstCLDeviceInfo * dev)
 {
-  /* The tile needs 256 work-items and < 2 KiB of local memory. */
+  /* The tile needs 256 work-items (128 vertical first) and < 2 KiB (16
+   * KiB) of local memory. */
   if (dev->is_gpu && dev->max_work_group_size >= 256 &&
-      dev->local_mem_size >= 4096)
+      dev->local_mem_size >= 32768)
     return GST_CL_SOBEL_TILED;
   return GST_CL_SOBEL_BANDS;
 }
@@ -98,11 +123,9 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
   g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d"
       " -DTILED=%d", n, params->mode, params->threshold, BAND_H,
       variant == GST_CL_SOBEL_TILED);
-  /* only non-default shapes change the options (and the cache key) */
-  if (variant == GST_CL_SOBEL_TILED && (prog->tile_h != WG ||
-          prog->wg_x != WG || prog->wg_y != WG))
-    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d", prog->wg_x,
-        prog->wg_y, prog->tile_h);
+  if (variant == GST_CL_SOBEL_TILED)
+    g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d -DVFIRST=%d",
+        prog->wg_x, prog->wg_y, prog->tile_h, prog->vfirst);
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */
@@ -176,7 +199,8 @@ gst_cl_sobel_program_enqueue (GstCLSobelProgram * prog,
     global[0] = round_up ((sp->width + 15) / 16, local[0]);
     global[1] = round_up ((sp->height + BAND_H - 1) / BAND_H, local[1]);
   } else {
-    const gint tw = 4 * prog->wg_x;
+    /* vertical first: the outer items of a row are the halo */
+    const gint tw = 4 * (prog->vfirst ? prog->wg_x - 2 : prog->wg_x);
     local[0] = prog->wg_x;
     local[1] = prog->wg_y;
     global[0] = (sp->width + tw - 1) / tw * prog->wg_x;

@@ -55,13 +55,19 @@ typedef struct
   cl_kernel kernels[GST_CL_SOBEL_N_IN][GST_CL_SOBEL_N_OUT];
   cl_kernel fill;
   gint wg_x, wg_y, tile_h;      /* tiled variant: work-group, tile rows */
+  gboolean vfirst;              /* tiled: vertical pass first */
 } GstCLSobelProgram;
 
 /* Tuning knob for the tiled variant (docs/PERFORMANCE.md): the environment
  * variable GST_CL_SOBEL_TILE = "ROWS" or "ROWS:WXxWY" sets the tile height
- * (default 16) and the work-group shape (default 16x16; WX items of 4
- * pixels across, WY down; items loop over the rows when ROWS > WY). */
+ * (default 16) and the work-group shape (default 32x4 vertical first,
+ * 16x16 horizontal first; WX items of 4 pixels across, WY down; items loop
+ * over the rows when ROWS > WY). */
 #define GST_CL_SOBEL_TILE_ENV "GST_CL_SOBEL_TILE"
+
+/* GST_CL_SOBEL_VFIRST=0 builds the tiled kernels horizontal pass first
+ * (sobel_tiled in sobel.cl) instead of vertical first (sobel_vtiled). */
+#define GST_CL_SOBEL_VFIRST_ENV "GST_CL_SOBEL_VFIRST"
 
 gboolean gst_cl_sobel_program_init (GstCLSobelProgram * prog,
     GstCLContext * ctx, const GstCLSobelParams * params,
