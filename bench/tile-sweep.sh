@@ -4,6 +4,9 @@
 # GST_CL_BLUR_TILE tuning knob) at 1080p and 4K, GRAY8, NV12 and I420: per
 # setting, the kernel time per frame (planes one launch each and all in one
 # launch) and kernel/floor, on the GPU; then clsobel's (GST_CL_SOBEL_TILE).
+# The settings apply to the tiles in the order the device uses (vertical
+# first where it fits); GST_CL_BLUR_VFIRST=0 / GST_CL_SOBEL_VFIRST=0 sweep
+# the horizontal-first ones.
 # A report, never a test. BLUR_TILE_SETTINGS / SOBEL_TILE_SETTINGS replace
 # the lists of settings.
 # Usage: bench/tile-sweep.sh [BUILD_DIR [ITERATIONS [DEVICES]]]

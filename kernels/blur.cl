@@ -314,7 +314,7 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
 #define VT_HALO_W(rx, cn) (((rx) * (cn) + 3) / 4)
 #define VT_MAX_ROWS 16
 #define VT_MAX_HALO_W 8
-#define VT_MAX_KY 64            /* GST_CL_GAUSSIAN_MAX_TAPS */
+#define VT_MAX_KY 64            /* the host keeps taller kernels off */
 
 /* The vertical sums of one work-item's column: every load is issued before
  * the first sum, so a work-item waits for memory once, not once a row. */
