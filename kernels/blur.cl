@@ -67,8 +67,8 @@
 __constant float wx[KX] = { WX };
 __constant float wy[KY] = { WY };
 
-/* reflect101 (), reflect_byte (), reflect_row () and UNROLL come from
- * common.cl. */
+/* reflect101 (), reflect_byte (), row_reach (), reflect_row (),
+ * rows_aligned4 () and UNROLL come from common.cl. */
 
 #define BLUR_ARGS \
     __global const uchar * restrict src, uint src_off, int src_stride, \
@@ -200,7 +200,7 @@ UNROLL
   for (int k = 0; k < stage_rows; k++) {
     const int r = min (ly + k * WG_Y, trows - 1);
     __global const uint *row = (__global const uint *) (first +
-        reflect_row (gy0 + r - ry, height, true) * stride);
+        reflect_row (gy0 + r - ry, height, ROWS_NEAR) * stride);
 UNROLL
     for (int j = 0; j < stage_cols; j++)
       w[k * stage_cols + j] = row[min (lx + j * WG_X, twords - 1)];
@@ -214,11 +214,12 @@ UNROLL
             w[k * stage_cols + j];
 }
 
-/* Any tile: byte by byte where a column needs reflecting. */
+/* Any tile: byte by byte where a column needs reflecting (@inside: none
+ * does). */
 inline void
 stage_bytes (const int cn, const int trows, const int tcols, const int ry,
     __local uchar * tile, __global const uchar * plane, int stride,
-    int x_first, int gy0, int width, int height)
+    int x_first, const bool inside, int gy0, int width, int height)
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int wb = width * cn;
@@ -227,8 +228,7 @@ stage_bytes (const int cn, const int trows, const int tcols, const int ry,
     __global const uchar *row = plane +
         reflect101 (gy0 + r - ry, height) * stride;
     __local uchar *t = tile + r * tcols;
-    if (((size_t) (row + x_first) & 3) == 0 && x_first >= 0
-        && x_first + tcols <= wb) {
+    if (inside && ((size_t) (row + x_first) & 3) == 0) {
       __global const uint *row4 = (__global const uint *) (row + x_first);
       for (int c = lx; c < tcols / 4; c += WG_X)
         ((__local uint *) t)[c] = row4[c];
@@ -263,15 +263,14 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
   const int stage_rows = (trows + WG_Y - 1) / WG_Y;
   const int stage_cols = (tcols / 4 + WG_X - 1) / WG_X;
   if (stage_rows * stage_cols <= STAGE_MAX_WORDS && inside &&
-      height > tile_h + ry &&
-      (((uint) (size_t) (src + src_off + x_first) | (uint) src_stride) & 3)
-      == 0) {
+      row_reach (gy0 - ry, gy0 + trows - 1 - ry, height) != ROWS_ANY &&
+      rows_aligned4 (src + src_off + x_first, src_stride)) {
     stage_words (stage_rows, stage_cols, trows, tcols / 4, ry,
         (__local uint *) tile, src + src_off + x_first, src_stride, gy0,
         height);
   } else {
     stage_bytes (cn, trows, tcols, ry, tile, src + src_off, src_stride,
-        x_first, gy0, width, height);
+        x_first, inside, gy0, width, height);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -319,8 +318,8 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
 /* The vertical sums of one work-item's column: every load is issued before
  * the first sum, so a work-item waits for memory once, not once a row. */
 inline void
-vtiled_down (const int cn, const int rows, const int ky, const bool inside,
-    const bool near, const bool words, __constant const float *ty, float4 * acc,
+vtiled_down (const int cn, const int rows, const int ky, const int reach,
+    const bool words, __constant const float *ty, float4 * acc,
     const int xb, const int y0, __global const uchar * plane, int stride,
     int width, int height)
 {
@@ -329,9 +328,8 @@ vtiled_down (const int cn, const int rows, const int ky, const bool inside,
 
 UNROLL
   for (int i = 0; i < rows + ky - 1; i++) {
-    const int y = y0 + i - ry;
     __global const uchar *row =
-        plane + (inside ? y : reflect_row (y, height, near)) * stride;
+        plane + reflect_row (y0 + i - ry, height, reach) * stride;
     if (words)
       in[i] = *(__global const uint *) (row + xb);
     else
@@ -367,26 +365,22 @@ blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
   const int y0 = gy * tile_h + ly * rows;
   __global const uchar *plane = src + src_off;
   const bool words = xb >= 0 && xb + 4 <= wb &&
-      (((uint) (size_t) plane | (uint) src_stride) & 3) == 0;
-  /* the tile's rows, with the kernel's, reach at most tile_h - 1 + ry past
-   * the last row and ry before the first */
-  const bool near = height > tile_h + ry;
-  /* every input row of this item lies in the plane: no reflection */
-  const bool inside = y0 >= ry && y0 + rows + ry <= height;
+      rows_aligned4 (plane, src_stride);
+  const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height);
   float4 acc[VT_MAX_ROWS];
 
-  /* branches on uniform (or nearly so) flags, each call unrolled apart */
-  if (inside && words)
-    vtiled_down (cn, rows, ky, true, true, true, ty, acc, xb, y0, plane,
+  /* branches on nearly uniform values, each call unrolled apart */
+  if (reach == ROWS_INSIDE && words)
+    vtiled_down (cn, rows, ky, ROWS_INSIDE, true, ty, acc, xb, y0, plane,
         src_stride, width, height);
-  else if (near && words)
-    vtiled_down (cn, rows, ky, false, true, true, ty, acc, xb, y0, plane,
+  else if (reach != ROWS_ANY && words)
+    vtiled_down (cn, rows, ky, ROWS_NEAR, true, ty, acc, xb, y0, plane,
         src_stride, width, height);
-  else if (near)
-    vtiled_down (cn, rows, ky, false, true, false, ty, acc, xb, y0, plane,
+  else if (reach != ROWS_ANY)
+    vtiled_down (cn, rows, ky, ROWS_NEAR, false, ty, acc, xb, y0, plane,
         src_stride, width, height);
   else
-    vtiled_down (cn, rows, ky, false, false, false, ty, acc, xb, y0, plane,
+    vtiled_down (cn, rows, ky, ROWS_ANY, false, ty, acc, xb, y0, plane,
         src_stride, width, height);
 UNROLL
   for (int r = 0; r < rows; r++)

@@ -24,12 +24,38 @@ reflect_byte (int q, int n, int cn)
   return (reflect101 (q >> shift, n) << shift) | (q & (cn - 1));
 }
 
-/* Row @p of @n, reflected: the general form, or where the caller knows
- * that -n < p < 2n - 1, one select (no branch between the loads). */
+/* How rows @first .. @last of a plane of @n rows need reflecting: not at
+ * all, at most once (-n < p < 2n - 1: one select, no branch between the
+ * loads), or in general. The tiled kernels pick a code path per reach. */
+#define ROWS_INSIDE 0
+#define ROWS_NEAR 1
+#define ROWS_ANY 2
+
 inline int
-reflect_row (int p, int n, const bool near)
+row_reach (int first, int last, int n)
 {
-  return near ? (p < 0 ? -p : p >= n ? 2 * n - 2 - p : p) : reflect101 (p, n);
+  if (first >= 0 && last < n)
+    return ROWS_INSIDE;
+  return first > -n && last < 2 * n - 1 ? ROWS_NEAR : ROWS_ANY;
+}
+
+/* Row @p of @n, reflected as @reach allows (a constant where the call
+ * is to unroll apart). */
+inline int
+reflect_row (int p, int n, const int reach)
+{
+  if (reach == ROWS_INSIDE)
+    return p;
+  if (reach == ROWS_NEAR)
+    return p < 0 ? -p : p >= n ? 2 * n - 2 - p : p;
+  return reflect101 (p, n);
+}
+
+/* Rows from @p, @stride bytes apart, all start on 4-byte boundaries. */
+inline bool
+rows_aligned4 (__global const uchar * p, int stride)
+{
+  return (((uint) (size_t) p | (uint) stride) & 3) == 0;
 }
 
 /* Loops over compile-time counts that index private arrays: unrolled they

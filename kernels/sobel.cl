@@ -49,7 +49,8 @@
 __constant float sm[K] = { SM };
 __constant float dv[K] = { DV };
 
-/* reflect101 (), reflect_row () and UNROLL come from common.cl. */
+/* reflect101 (), row_reach (), reflect_row (), rows_aligned4 () and UNROLL
+ * come from common.cl. */
 
 inline uchar
 luma_px (const int in_kind, __global const uchar * row, int x)
@@ -334,16 +335,14 @@ luma4 (const int in_kind, __global const uchar * row, int x, int width,
 
 /* The luma of one work-item's rows: every load before the first sum. */
 inline void
-sobel_vload (const int in_kind, const bool inside, const bool near,
-    float4 * in, __global const uchar * plane, int stride, int x, int y0,
-    int width, int height, const bool aligned)
+sobel_vload (const int in_kind, const int reach, float4 * in,
+    __global const uchar * plane, int stride, int x, int y0, int width,
+    int height, const bool aligned)
 {
 UNROLL
   for (int i = 0; i < VROWS + K - 1; i++) {
-    const int y = y0 + i - R;
     in[i] = luma4 (in_kind, plane +
-        (inside ? y : reflect_row (y, height, near)) * stride, x, width,
-        aligned);
+        reflect_row (y0 + i - R, height, reach) * stride, x, width, aligned);
   }
 }
 
@@ -355,19 +354,17 @@ sobel_vtiled (const int in_kind, const int out_kind, __local float4 * vs,
   const int x = 4 * (get_group_id (0) * (WG_X - 2) + lx - 1);
   const int y0 = get_group_id (1) * TH + ly * VROWS;
   __global const uchar *plane = src + src_off;
-  const bool aligned =
-      (((uint) (size_t) plane | (uint) src_stride) & 3) == 0;
-  /* rows reach at most TH - 1 + R past the last and R before the first */
-  const bool near = height > TH + R;
-  /* every input row of this item lies in the plane: no reflection */
-  const bool inside = y0 >= R && y0 + VROWS + R <= height;
+  const bool aligned = rows_aligned4 (plane, src_stride);
+  const int reach = row_reach (y0 - R, y0 + VROWS - 1 + R, height);
   float4 in[VROWS + K - 1], s[VROWS], d[VROWS];
 
-  if (inside)
-    sobel_vload (in_kind, true, true, in, plane, src_stride, x, y0, width,
+  /* the inner items' loads unrolled with no reflection; the edge rows'
+   * call chooses per row (a third unrolled copy measured no faster) */
+  if (reach == ROWS_INSIDE)
+    sobel_vload (in_kind, ROWS_INSIDE, in, plane, src_stride, x, y0, width,
         height, aligned);
   else
-    sobel_vload (in_kind, false, near, in, plane, src_stride, x, y0, width,
+    sobel_vload (in_kind, reach, in, plane, src_stride, x, y0, width,
         height, aligned);
 UNROLL
   for (int r = 0; r < VROWS; r++)

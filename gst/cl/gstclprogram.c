@@ -232,8 +232,10 @@ gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
         "no embedded kernel source named \"%s\"", name);
     return NULL;
   }
-  all_options = g_strconcat (options ? options : "", extra && *extra ?
-      " " : "", extra && *extra ? extra : "", NULL);
+  if (!options)
+    options = "";
+  all_options = extra && *extra ? g_strconcat (options, " ", extra, NULL) :
+      g_strdup (options);
   options = all_options;
 
   key = cache_key (ctx, source, options);

@@ -81,10 +81,10 @@ gst_cl_sobel_variant_name (GstCLSobelVariant variant)
 GstCLSobelVariant
 gst_cl_sobel_preferred_variant (const GstCLDeviceInfo * dev)
 {
-  /* The tile needs 256 work-items (128 vertical first) and < 2 KiB (16
-   * KiB) of local memory. */
-  if (dev->is_gpu && dev->max_work_group_size >= 256 &&
-      dev->local_mem_size >= 32768)
+  /* Either order's default tile, for the widest operator (7 taps). */
+  if (dev->is_gpu && dev->max_work_group_size >= WG * WG &&
+      dev->local_mem_size >= MAX (tile_bytes (TRUE, VFIRST_TILE_H,
+              VFIRST_WG_X, 3), tile_bytes (FALSE, WG, WG, 3)))
     return GST_CL_SOBEL_TILED;
   return GST_CL_SOBEL_BANDS;
 }
