@@ -6,6 +6,8 @@
 # interleaved, so both see the same machine load. A report, never a test.
 #
 # Usage: bench/blur_vs_cvsmooth.sh [RUNS [OTHER_PLUGIN_DIR]]
+# ITEMS=clblur,clsobel,... and KINDS=ours,gst,cv (bench.py's --items and
+# --kinds) measure other elements and peers the same way.
 # On a bigger machine, pinned to 2 cores like the CI machine:
 #   POCL_MAX_PTHREAD_COUNT=2 taskset -c 0,1 bench/blur_vs_cvsmooth.sh 5
 set -eu
@@ -17,8 +19,8 @@ trap 'rm -rf "$out"' EXIT
 
 for i in $(seq 1 "$runs"); do
   for who in this ${other:+other}; do
-    set -- --items clblur --sizes 1080p --formats GRAY8,NV12 --devices cpu \
-        --kinds ours,gst --reps 3 --out "$out/$who-$i"
+    set -- --items "${ITEMS:-clblur}" --sizes 1080p --formats GRAY8,NV12 \
+        --devices cpu --kinds "${KINDS:-ours,gst}" --reps 3 --out "$out/$who-$i"
     [ "$who" = other ] && set -- "$@" --plugin-dir "$other"
     /usr/bin/python3 "$here/bench/bench.py" "$@" >/dev/null 2>&1 ||
         echo "run $i ($who) failed" >&2
@@ -31,12 +33,12 @@ res = {}
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*", "bench.json"))):
     who = os.path.basename(os.path.dirname(f)).split("-")[0]
     for r in json.load(open(f))["rows"]:
-        if "ms" not in r or r["impl"] not in ("clblur", "cvsmooth", "cvsmooth [BGR, element only]"):
+        if "ms" not in r or "+videoconvert" in r["impl"]:
             continue
-        res.setdefault((r["format"], who, r["impl"]), []).append(r["ms"])
-print("ms per frame, 1080p, CPU device; cvsmooth on NV12: fed BGR, conversions subtracted")
-print(f"{'format':7} {'build':6} {'element':30} {'runs':>4} {'best':>7} {'median':>7}  all")
-for (fmt, who, impl), v in sorted(res.items()):
-    print(f"{fmt:7} {who:6} {impl:30} {len(v):4} {min(v):7.3f} {statistics.median(v):7.3f}  "
-          + " ".join(f"{x:.3f}" for x in v))
+        res.setdefault((r["item"], r["format"], who, r["impl"]), []).append(r["ms"])
+print("ms per frame, 1080p, CPU device; peers fed another format: conversions subtracted")
+print(f"{'item':18} {'format':7} {'build':6} {'element':44} {'runs':>4} {'best':>7} {'median':>7}  all")
+for (item, fmt, who, impl), v in sorted(res.items()):
+    print(f"{item:18} {fmt:7} {who:6} {impl[:44]:44} {len(v):4} {min(v):7.3f} "
+          f"{statistics.median(v):7.3f}  " + " ".join(f"{x:.3f}" for x in v))
 EOF

@@ -611,37 +611,70 @@ __kernel void blur_bands_c4 (BLUR_ARGS) { blur_bands (4, BLUR_PASS); }
  * level. The host checks that weights and truncations together stay well
  * within one level of the exact result, and that no sum can overflow. */
 #if WITH_FIXED
+/* FXW: bytes per work-item and vector lanes. 32 (one 512-bit register of
+ * 16-bit lanes) where the host saw AVX-512 in the device's name, else 16
+ * (one 256-bit register). */
+#ifndef FXW
+#define FXW 16
+#endif
+#if FXW == 32
+typedef ushort fx_us __attribute__ ((ext_vector_type (32)));
+typedef uchar fx_uc __attribute__ ((ext_vector_type (32)));
+typedef uint fx_ui __attribute__ ((ext_vector_type (32)));
+#define FX_US(a) __builtin_convertvector (a, fx_us)
+#define FX_UC(a) __builtin_convertvector (a, fx_uc)
+#else
+typedef ushort16 fx_us;
+typedef uchar16 fx_uc;
+#define FX_US(a) convert_ushort16 (a)
+#define FX_UC(a) convert_uchar16 (a)
+#endif
+
 /* mul_hi (ushort16) as one instruction: PoCL's builtin is a generic
  * ~10-instruction sequence, and LLVM 14 lowers the portable form (widen,
  * multiply, shift, narrow) to 6; with AVX2 the x86 builtin is a single
- * vpmulhuw. */
-#if defined(__AVX2__)
-typedef short fx_v16hi __attribute__ ((vector_size (32)));
-#define FX_V16HI(a) __builtin_convertvector ((ushort16) (a), fx_v16hi)
+ * vpmulhuw (AVX-512: one per 32 lanes). */
+#if FXW == 32 && defined(__AVX512BW__)
+typedef short fx_vhi __attribute__ ((vector_size (64)));
+#define FX_VHI(a) __builtin_convertvector ((fx_us) (a), fx_vhi)
 #define MULHI(a, w) __builtin_convertvector ( \
-      __builtin_ia32_pmulhuw256 (FX_V16HI (a), FX_V16HI (w)), ushort16)
+      __builtin_ia32_pmulhuw512 (FX_VHI (a), FX_VHI (w)), fx_us)
+#define RHADD(a, b) __builtin_convertvector ( \
+      __builtin_ia32_pavgw512 (FX_VHI (a), FX_VHI (b)), fx_us)
+#elif FXW == 16 && defined(__AVX2__)
+typedef short fx_vhi __attribute__ ((vector_size (32)));
+#define FX_VHI(a) __builtin_convertvector ((fx_us) (a), fx_vhi)
+#define MULHI(a, w) __builtin_convertvector ( \
+      __builtin_ia32_pmulhuw256 (FX_VHI (a), FX_VHI (w)), fx_us)
 /* rhadd likewise: PoCL's is ~5 instructions, vpavgw computes the same. */
 #define RHADD(a, b) __builtin_convertvector ( \
-      __builtin_ia32_pavgw256 (FX_V16HI (a), FX_V16HI (b)), ushort16)
+      __builtin_ia32_pavgw256 (FX_VHI (a), FX_VHI (b)), fx_us)
+#elif FXW == 32
+#define MULHI(a, w) __builtin_convertvector ( \
+      (__builtin_convertvector (a, fx_ui) * (fx_ui) (w)) >> 16, fx_us)
+#define RHADD(a, b) (((a) >> (ushort) 1) + ((b) >> (ushort) 1) + \
+      (((a) | (b)) & (ushort) 1))
 #else
 #define MULHI(a, w) \
   convert_ushort16 ((convert_uint16 (a) * (uint16) (w)) >> 16)
 #define RHADD(a, b) rhadd (a, b)
 #endif
 
-/* One unaligned 16-byte load or store: PoCL's vload16 / vstore16 of bytes
+/* One unaligned FXW-byte load or store: PoCL's vload16 / vstore16 of bytes
  * became narrower loads and byte stores; a 1-byte aligned vector type lets
- * LLVM emit single unaligned accesses. CPUs only: elsewhere (GPUs run this
- * variant only in the checker) the standard calls. */
-#if defined(__AVX2__)
-typedef uchar16 __attribute__ ((aligned (1))) uchar16_u1;
-#define LOAD16_FX(p) (*(const uchar16_u1 *) (p))
-#define LOAD16_FX_G(p) (*(__global const uchar16_u1 *) (p))
-#define STORE16_FX_G(v, p) (*(__global uchar16_u1 *) (p) = (v))
+ * LLVM emit single unaligned accesses. With 16 lanes and no AVX2 (GPUs run
+ * this variant only in the checker) the standard calls. */
+#if FXW == 32 || defined(__AVX2__)
+typedef fx_uc __attribute__ ((aligned (1))) fx_uc_u1;
+#define LOAD_FX(p) (*(const fx_uc_u1 *) (p))
+#define LOAD_FX_G(p) (*(__global const fx_uc_u1 *) (p))
+#define STORE_FX_G(v, p) (*(__global fx_uc_u1 *) (p) = (v))
+#define STORE_FX(v, p) (*(fx_uc_u1 *) (p) = (v))
 #else
-#define LOAD16_FX(p) vload16 (0, p)
-#define LOAD16_FX_G(p) vload16 (0, p)
-#define STORE16_FX_G(v, p) vstore16 (v, 0, p)
+#define LOAD_FX(p) vload16 (0, p)
+#define LOAD_FX_G(p) vload16 (0, p)
+#define STORE_FX_G(v, p) vstore16 (v, 0, p)
+#define STORE_FX(v, p) vstore16 (v, 0, p)
 #endif
 
 __constant ushort fxp[RX + 1] = { FXP };
@@ -650,36 +683,36 @@ __constant ushort fy[KY] = { FY };
 /* The two bytes of a symmetric pair are added first (<= 510, << 7 stays
  * below 65536), so a pair costs one mul_hi with a doubled weight. */
 #define ACROSS_FX(c, LOAD) \
-  ushort16 o = MULHI (convert_ushort16 (LOAD (c)) << (ushort) 8, \
+  fx_us o = MULHI (FX_US (LOAD (c)) << (ushort) 8, \
       FXC); \
   _Pragma ("unroll") \
   for (int j = 0; j < RX; j++) { \
-    const ushort16 s = convert_ushort16 (LOAD (c + (j - RX) * cn)) + \
-        convert_ushort16 (LOAD (c + (RX - j) * cn)); \
+    const fx_us s = FX_US (LOAD (c + (j - RX) * cn)) + \
+        FX_US (LOAD (c + (RX - j) * cn)); \
     o += MULHI (s << (ushort) 7, fxp[j]); \
   } \
   return o;
 
-inline ushort16
+inline fx_us
 across_fx (const int cn, const uchar * c)
 {
-ACROSS_FX (c, LOAD16_FX)}
+ACROSS_FX (c, LOAD_FX)}
 
-inline ushort16
+inline fx_us
 across_fx_global (const int cn, __global const uchar * c)
 {
-ACROSS_FX (c, LOAD16_FX_G)}
+ACROSS_FX (c, LOAD_FX_G)}
 
-/* Stores 16 results (8.8 fixed point, rounding already added). */
+/* Stores FXW results (8.8 fixed point, rounding already added). */
 inline void
-store_fx (ushort16 acc, __global uchar * d, int n)
+store_fx (fx_us acc, __global uchar * d, int n)
 {
-  const uchar16 out = convert_uchar16 (acc >> (ushort) 8);
-  if (n >= 16) {
-    STORE16_FX_G (out, d);
+  const fx_uc out = FX_UC (acc >> (ushort) 8);
+  if (n >= FXW) {
+    STORE_FX_G (out, d);
   } else {
-    uchar tmp[16];
-    vstore16 (out, 0, tmp);
+    uchar tmp[FXW];
+    STORE_FX (out, tmp);
     store_bytes (d, tmp, n);
   }
 }
@@ -692,8 +725,8 @@ store_fx (ushort16 acc, __global uchar * d, int n)
     if (inside) { \
       h = across_fx_global (cn, row + xb); \
     } else { \
-      uchar span[BAND_SPAN (4)]; \
-      for (int q = 0; q < BAND_SPAN (cn); q++) \
+      uchar span[FXW + 2 * RX * 4]; \
+      for (int q = 0; q < FXW + 2 * RX * cn; q++) \
         span[q] = row[reflect_byte (xb - rxb + q, width, cn)]; \
       h = across_fx (cn, span + rxb); \
     } \
@@ -702,18 +735,18 @@ store_fx (ushort16 acc, __global uchar * d, int n)
 inline void
 blur_fixed (const int cn, BLUR_ARGS)
 {
-  const int xb = get_global_id (0) * 16;
+  const int xb = get_global_id (0) * FXW;
   const int y0 = get_global_id (1) * FXBH;
   const int wb = width * cn, rxb = RX * cn;
   if (xb >= wb || y0 >= height)
     return;
-  const bool inside = xb - rxb >= 0 && xb + 16 + rxb <= wb;
+  const bool inside = xb - rxb >= 0 && xb + FXW + rxb <= wb;
 
 #if FXPAIRS
   /* Short kernels: all the band's input rows stay in registers, and each
    * output row adds symmetric pairs of them first (rhadd: one vpavgw), so
    * a pair costs one mul_hi; FY holds pair weights * 2, then the centre. */
-  ushort16 hs[FXBH + 2 * RY];
+  fx_us hs[FXBH + 2 * RY];
 #pragma unroll
   for (int i = 0; i < FXBH + 2 * RY; i++)
     ACROSS_ROW_FX (i, hs[i]);
@@ -721,7 +754,7 @@ blur_fixed (const int cn, BLUR_ARGS)
   for (int r = 0; r < FXBH; r++) {
     if (y0 + r >= height)
       break;
-    ushort16 acc = (ushort16) FXR + MULHI (hs[r + RY], fy[RY]);
+    fx_us acc = (fx_us) FXR + MULHI (hs[r + RY], fy[RY]);
 #pragma unroll
     for (int j = 0; j < RY; j++)
       acc += MULHI (RHADD (hs[r + j], hs[r + KY - 1 - j]), fy[j]);
@@ -730,12 +763,12 @@ blur_fixed (const int cn, BLUR_ARGS)
 #else
   /* Tall kernels: each input row is added, weighted, into the band's
    * output rows as soon as it is computed (FY: the KY taps). */
-  ushort16 acc[FXBH];
+  fx_us acc[FXBH];
 #pragma unroll
   for (int r = 0; r < FXBH; r++)
-    acc[r] = (ushort16) FXR;
+    acc[r] = (fx_us) FXR;
   for (int i = 0; i < FXBH + 2 * RY; i++) {
-    ushort16 h;
+    fx_us h;
     ACROSS_ROW_FX (i, h);
 #pragma unroll
     for (int r = 0; r < FXBH; r++) {

@@ -16,6 +16,19 @@ reflect101 (int p, int n)
   return p < n ? p : period - p;
 }
 
+/* One unaligned 16-byte load or store of global memory. PoCL 3.1 splits
+ * vload16 / vstore16 of bytes into narrow loads and byte stores; through a
+ * 1-byte aligned vector type LLVM emits one access. __AVX2__: PoCL
+ * defines it for CPUs that have it; elsewhere the standard calls. */
+#if defined(__AVX2__)
+typedef uchar16 __attribute__ ((aligned (1))) uchar16_u1;
+#define LOADU16_G(p) (*(__global const uchar16_u1 *) (p))
+#define STOREU16_G(v, p) (*(__global uchar16_u1 *) (p) = (v))
+#else
+#define LOADU16_G(p) vload16 (0, p)
+#define STOREU16_G(v, p) vstore16 (v, 0, p)
+#endif
+
 /* Byte index q of a row of n pixels of cn channels, reflected per pixel. */
 inline int
 reflect_byte (int q, int n, int cn)

@@ -145,7 +145,7 @@ HIST_SERIAL_KERNEL (c1,
     const uchar4 v = vload4 (0, row + x0 + x);
     h[v.s0]++; h[BINS + v.s1]++; h[2 * BINS + v.s2]++; h[3 * BINS + v.s3]++;)
 HIST_SERIAL_KERNEL (c4,
-    const uchar16 v = vload16 (0, row + (x0 + x) * 4);
+    const uchar16 v = LOADU16_G (row + (x0 + x) * 4);
     h[luma4 (v.s0123, w)]++; h[BINS + luma4 (v.s4567, w)]++;
     h[2 * BINS + luma4 (v.s89ab, w)]++; h[3 * BINS + luma4 (v.scdef, w)]++;)
 
@@ -838,7 +838,7 @@ copy_rows (__global const uchar * src, __global uchar * dst, int8 p, int gi,
     __global uchar *d = dst + (uint) p.s2 + (size_t) r * p.s3;
     for (int x = 16 * lid; x < p.s4; x += 16 * BINS) {
       if (x + 16 <= p.s4) {
-        vstore16 (vload16 (0, s + x), 0, d + x);
+        STOREU16_G (LOADU16_G (s + x), d + x);
       } else {
         for (int i = x; i < p.s4; i++)
           d[i] = s[i];
@@ -891,26 +891,84 @@ scale_colour (uchar4 p, uint y, uint ynew)
     int width, int height, uint4 w, __global const uchar * restrict lut
 
 /* 16 pixels of a row per work-item, global = (ceil(width / 16), height) */
+/* APPLY_W: pixels of a row per work-item of histeq_apply_global_c1: 16, or
+ * a multiple of 64 on CPUs with AVX-512, where 64 pixels at a time go
+ * through the LUT by byte shuffles (below) instead of 64 scalar loads. */
+#ifndef APPLY_W
+#define APPLY_W 16
+#endif
+
+#if APPLY_W > 16 && defined(__AVX512BW__)
+typedef uchar apply_u64 __attribute__ ((ext_vector_type (64)));
+typedef char apply_c64 __attribute__ ((ext_vector_type (64)));
+typedef char apply_v64qi __attribute__ ((vector_size (64)));
+typedef apply_u64 __attribute__ ((aligned (1))) apply_u64_u1;
+#define LANES16 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define PSHUFB(t, i) __builtin_convertvector (__builtin_ia32_pshufb512 ( \
+        __builtin_convertvector (t, apply_v64qi), \
+        __builtin_convertvector (i, apply_v64qi)), apply_u64)
+
+/* lut[v] for 64 bytes: table part k (entries 16k .. 16k + 15, copied into
+ * each 128-bit lane) looked up by the low nibble (vpshufb) where the high
+ * nibble is k: a compare and a masked shuffle per part, into four
+ * accumulators (one chain of 16 merging shuffles ran 1.7x slower). */
+inline apply_u64
+lut64 (const apply_u64 * part, apply_u64 v)
+{
+  const apply_u64 lo = v & (uchar) 15, hi = v >> (uchar) 4;
+  apply_u64 out[4] = { 0, 0, 0, 0 };
+#pragma unroll
+  for (int k = 0; k < 16; k++)
+    out[k & 3] = __builtin_convertvector (hi == (uchar) k, apply_c64) ?
+        PSHUFB (part[k], lo) : out[k & 3];
+  return (out[0] | out[1]) | (out[2] | out[3]);
+}
+#endif
+
 __kernel void
 histeq_apply_global_c1 (APPLY_ARGS)
 {
+#if APPLY_W > 16
+  const int x0 = get_global_id (0) * APPLY_W, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  const int x1 = min (x0 + APPLY_W, width);
+  int x = x0;
+#if defined(__AVX512BW__)
+  apply_u64 part[16];
+#pragma unroll
+  for (int k = 0; k < 16; k++) {
+    const uchar16 c = LOADU16_G (lut + 16 * k);
+    part[k] = __builtin_shufflevector (c, c, LANES16, LANES16, LANES16,
+        LANES16);
+  }
+  for (; x + 64 <= x1; x += 64)
+    *(__global apply_u64_u1 *) (d + x) =
+        lut64 (part, *(__global const apply_u64_u1 *) (s + x));
+#endif
+  for (; x < x1; x++)
+    d[x] = lut[s[x]];
+#else
   const int x0 = get_global_id (0) * 16, y = get_global_id (1);
   if (x0 >= width || y >= height)
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
   if (x0 + 16 <= width) {
-    const uchar16 v = vload16 (0, s);
+    const uchar16 v = LOADU16_G (s);
     uchar16 o;
     o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
     o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
     o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
     o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
-    vstore16 (o, 0, d);
+    STOREU16_G (o, d);
   } else {
     for (int i = 0; i < width - x0; i++)
       d[i] = lut[s[i]];
   }
+#endif
 }
 
 /* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises
@@ -952,10 +1010,10 @@ histeq_apply_global_c4 (APPLY_ARGS)
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
   if (x0 + 16 <= width) {
     for (int k = 0; k < 4; k++) {
-      const uchar16 p = vload16 (0, s + (x0 + 4 * k) * 4);
+      const uchar16 p = LOADU16_G (s + (x0 + 4 * k) * 4);
       const uint4 l = luma4x4 (p, w);
       const uint4 n = (uint4) (lut[l.x], lut[l.y], lut[l.z], lut[l.w]);
-      vstore16 (scale_colour4x4 (p, l, n), 0, d + (x0 + 4 * k) * 4);
+      STOREU16_G (scale_colour4x4 (p, l, n), d + (x0 + 4 * k) * 4);
     }
   } else {
     for (int x = x0; x < width; x++) {
@@ -1051,7 +1109,7 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
   }
   for (int k = 0; k < 4; k++) {
     const int xk = x0 + 4 * k;
-    const uchar16 p = vload16 (0, s + xk * 4);
+    const uchar16 p = LOADU16_G (s + xk * 4);
     const uint4 v = luma4x4 (p, w);
     const float4 txf = convert_float4 ((int4) (xk, xk + 1, xk + 2, xk + 3)) *
         inv_tw - 0.5f;
@@ -1065,7 +1123,7 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
         (G4 (l2, i1) * xa1 + G4 (l2, i2) * xa) * ya;
 #undef G4
     const uint4 nv = convert_uint4 (convert_uchar4_sat (rne4 (res)));
-    vstore16 (scale_colour4x4 (p, v, nv), 0, d + xk * 4);
+    STOREU16_G (scale_colour4x4 (p, v, nv), d + xk * 4);
   }
 }
 
@@ -1080,7 +1138,7 @@ histeq_copy (__global const uchar * restrict src, uint src_off,
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x;
   if (x + 16 <= width_bytes) {
-    vstore16 (vload16 (0, s), 0, d);
+    STOREU16_G (LOADU16_G (s), d);
   } else {
     for (int i = 0; i < width_bytes - x; i++)
       d[i] = s[i];

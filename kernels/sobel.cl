@@ -68,10 +68,10 @@ inline uchar16
 luma16 (const int in_kind, __global const uchar * row, int x)
 {
   if (in_kind == IN_Y)
-    return vload16 (0, row + x);
+    return LOADU16_G (row + x);
   __global const uchar *p = row + 4 * x;
-  const uchar16 a = vload16 (0, p), b = vload16 (1, p), c = vload16 (2, p),
-      d = vload16 (3, p);
+  const uchar16 a = LOADU16_G (p), b = LOADU16_G (p + 16),
+      c = LOADU16_G (p + 32), d = LOADU16_G (p + 48);
   const int16 c0 = convert_int16 ((uchar16) (a.s048c, b.s048c, c.s048c,
           d.s048c));
   const int16 c1 = convert_int16 ((uchar16) (a.s159d, b.s159d, c.s159d,
@@ -107,6 +107,16 @@ luma16 (const int in_kind, __global const uchar * row, int x)
 
 /* ---- bands: for CPUs ------------------------------------------------------ */
 
+/* Lane t of tap J's window (pixel xp - R + J + t): from lo (pixels
+ * xp - R ..) while J + t < 16, else from hi (pixels xp + R ..). The
+ * indices must be constants, hence a macro per tap. */
+#define TAP_LANE(J, t) ((J) + (t) < 16 ? (J) + (t) : 16 + (J) + (t) - 2 * R)
+#define TAP_WINDOW(lo, hi, J) __builtin_shufflevector (lo, hi, \
+    TAP_LANE (J, 0), TAP_LANE (J, 1), TAP_LANE (J, 2), TAP_LANE (J, 3), \
+    TAP_LANE (J, 4), TAP_LANE (J, 5), TAP_LANE (J, 6), TAP_LANE (J, 7), \
+    TAP_LANE (J, 8), TAP_LANE (J, 9), TAP_LANE (J, 10), TAP_LANE (J, 11), \
+    TAP_LANE (J, 12), TAP_LANE (J, 13), TAP_LANE (J, 14), TAP_LANE (J, 15))
+
 inline void
 sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
 {
@@ -126,19 +136,33 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
   for (int i = 0; i < BAND_H + 2 * R; i++) {
     __global const uchar *row =
         src + src_off + reflect101 (y0 - R + i, height) * src_stride;
-    uchar span[32];
+    /* The row's luma from pixel xp - R (lo) and from xp + R (hi) cover the
+     * 16 + 2R pixels the taps read; each tap's 16 are a shuffle of the two
+     * (a byte copy through private memory instead, read back at every
+     * offset, stalled each load on store forwarding: 3-4x slower). */
+    float16 lo, hi;
     if (inside) {
-      vstore16 (luma16 (in_kind, row, xp - R), 0, span);
-      for (int q = 16; q < 16 + 2 * R; q++)
-        span[q] = luma_px (in_kind, row, xp - R + q);
+      lo = convert_float16 (luma16 (in_kind, row, xp - R));
+      hi = convert_float16 (luma16 (in_kind, row, xp + R));
     } else {
+      uchar span[16 + 2 * R];
       for (int q = 0; q < 16 + 2 * R; q++)
         span[q] = luma_px (in_kind, row, reflect101 (xp - R + q, width));
+      lo = convert_float16 (vload16 (0, span));
+      hi = convert_float16 (vload16 (0, span + 2 * R));
     }
     float16 l[K];
-#pragma unroll
-    for (int j = 0; j < K; j++)
-      l[j] = convert_float16 (vload16 (0, span + j));
+    l[0] = TAP_WINDOW (lo, hi, 0);
+    l[1] = TAP_WINDOW (lo, hi, 1);
+    l[2] = TAP_WINDOW (lo, hi, 2);
+#if K > 3
+    l[3] = TAP_WINDOW (lo, hi, 3);
+    l[4] = TAP_WINDOW (lo, hi, 4);
+#endif
+#if K > 5
+    l[5] = TAP_WINDOW (lo, hi, 5);
+    l[6] = TAP_WINDOW (lo, hi, 6);
+#endif
     float16 s = sm[R] * l[R], d = 0.0f;
 #pragma unroll
     for (int j = 0; j < R; j++) {
@@ -161,14 +185,19 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
   for (int r = 0; r < BAND_H; r++) {
     if (y0 + r >= height)
       break;
-    uchar16 out = convert_uchar16_sat_rte (FINISH (gx[r], gy[r]));
+    /* convert_uchar16_sat_rte spelt out, as PoCL's (and its rint) are
+     * generic code with NaN tests and masked moves: adding 2^23 to a value
+     * in 0..255 rounds it to even and leaves it in the low mantissa bits.
+     * FINISH is never NaN: the element bounds scale and delta. */
+    uchar16 out = convert_uchar16 (as_int16 (clamp (FINISH (gx[r], gy[r]),
+                0.0f, 255.0f) + 0x1.0p23f));
     if (THRESH > 0)
       out = select ((uchar16) 0, (uchar16) 255, out >= (uchar16) THRESH);
     const int n = min (16, width - xp);
     if (out_kind == 1) {
       __global uchar *o = dst + dst_off + (y0 + r) * dst_stride + xp;
       if (n == 16) {
-        vstore16 (out, 0, o);
+        STOREU16_G (out, o);
       } else {
         uchar tmp[16];
         vstore16 (out, 0, tmp);
@@ -179,10 +208,10 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
       __global uchar *o = dst + dst_off + (y0 + r) * dst_stride + 4 * xp;
       const uint16 w = convert_uint16 (out) * 0x010101u + 0xff000000u;
       if (n == 16) {
-        vstore16 (as_uchar16 (w.s0123), 0, o);
-        vstore16 (as_uchar16 (w.s4567), 1, o);
-        vstore16 (as_uchar16 (w.s89ab), 2, o);
-        vstore16 (as_uchar16 (w.scdef), 3, o);
+        STOREU16_G (as_uchar16 (w.s0123), o);
+        STOREU16_G (as_uchar16 (w.s4567), o + 16);
+        STOREU16_G (as_uchar16 (w.s89ab), o + 32);
+        STOREU16_G (as_uchar16 (w.scdef), o + 48);
       } else {
         uint tmp[16];
         vstore16 (w, 0, tmp);

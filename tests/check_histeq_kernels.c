@@ -500,8 +500,8 @@ main (int argc, char **argv)
       for (guint si = 1; si < G_N_ELEMENTS (sizes); si++)
         for (guint n = 2; n <= 3; n++)
           check_yuv (ctx, &prog, pr, &sizes[si], n);
-      g_print ("%s %s hist, %s tiles %dx%d clip %.1f strength %.2f: %s\n",
-          dev->name, path_name (&prog),
+      g_print ("%s %s hist, apply %d px/item, %s tiles %dx%d clip %.1f "
+          "strength %.2f: %s\n", dev->name, path_name (&prog), prog.apply_w,
           pr->mode ? "clahe" : "global", pr->tiles_x, pr->tiles_y, pr->clip,
           pr->strength, n_failed == before ? "ok" : "FAILED");
     }

@@ -159,6 +159,12 @@ gst_cl_device_describe_all (void)
   return g_string_free (s, FALSE);
 }
 
+gboolean
+gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev)
+{
+  return !dev->is_gpu && dev->name && strstr (dev->name, "avx512") != NULL;
+}
+
 const GstCLDeviceInfo *
 gst_cl_device_first_of_type (const GPtrArray * list, cl_device_type type)
 {

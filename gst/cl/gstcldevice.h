@@ -47,6 +47,11 @@ const GstCLDeviceInfo *gst_cl_device_select (const gchar * request,
 /* The first device of @list whose type includes @type, or NULL. */
 const GstCLDeviceInfo *gst_cl_device_first_of_type (const GPtrArray * list,
     cl_device_type type);
+/* Whether @dev is a CPU device with 512-bit vector registers, by its name:
+ * PoCL names its CPU device after LLVM's target CPU ("...-avx512-..."). The
+ * kernels that use them have a plain path too, so a wrong guess costs
+ * speed, never correctness. */
+gboolean gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev);
 /* "P.D name (TYPE)" for every device, one per line. Free with g_free(). */
 gchar *gst_cl_device_describe_all (void);
 

@@ -64,6 +64,7 @@ typedef struct
   GstCLBlurTaps taps;
   gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
   gboolean vfirst;              /* tiled kernels built with -DVFIRST=1 */
+  gint fx_width;                /* fixed variant: bytes per work-item */
 
   /* Tiled variant built with chroma taps: every plane of an NV12 or I420
    * frame in one launch (NULL where not built or a tile does not fit). */

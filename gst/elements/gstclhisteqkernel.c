@@ -2,7 +2,11 @@
 #include "gstclhisteqkernel.h"
 #include "cl/gstclutils.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_histeq_kernel_debug);
+#define GST_CAT_DEFAULT gst_cl_histeq_kernel_debug
 
 #define BINS GST_CL_HISTEQ_BINS
 #define TILE_STATE 256          /* floats per tile, as in histeq.cl */
@@ -27,6 +31,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   gchar *opts;
   cl_int status = CL_SUCCESS;
 
+  GST_DEBUG_CATEGORY_INIT (gst_cl_histeq_kernel_debug, "clhisteqkernel", 0,
+      "OpenCL histogram equalisation kernels");
   memset (prog, 0, sizeof (*prog));
   /* GPUs: a 256-item group and 16 histogram copies spread over the banks;
    * CPUs: the serial kernel, one item per group, no atomics. */
@@ -43,8 +49,18 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   const gchar *par_env = g_getenv (GST_CL_HISTEQ_PAR_TAIL_ENV);
   const gboolean par_tail = par_env ? g_strcmp0 (par_env, "0") != 0 :
       ctx->device->is_gpu;
+  const gchar *apply_env = g_getenv (GST_CL_HISTEQ_APPLY_W_ENV);
+  prog->apply_w = gst_cl_device_has_avx512 (ctx->device) ? 512 : 16;
+  if (apply_env && *apply_env) {
+    if (!strcmp (apply_env, "16") || !strcmp (apply_env, "512"))
+      prog->apply_w = atoi (apply_env);
+    else
+      GST_WARNING ("%s=\"%s\" ignored: want 16 or 512",
+          GST_CL_HISTEQ_APPLY_W_ENV, apply_env);
+  }
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DNCOPIES=%d -DPAR_TAIL=%d", prog->copies, par_tail);
+      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d", prog->copies, par_tail,
+      prog->apply_w);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -433,7 +449,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   }
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  global[0] = (sp->width + 15) / 16;
+  const gint apply_w = g->clahe || ci ? 16 : prog->apply_w;
+  global[0] = (sp->width + apply_w - 1) / apply_w;
   global[1] = sp->height;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
       event);

@@ -31,6 +31,7 @@ typedef struct
   cl_kernel apply_global[2];
   cl_kernel apply_clahe[2];
   cl_kernel copy;
+  gint apply_w;                 /* pixels per work-item of apply_global c1 */
   size_t hist_local;            /* work-items per histogram work-group */
   gint copies;                  /* local histogram copies (bank spreading) */
 } GstCLHisteqProgram;
@@ -74,6 +75,9 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* 1: the frame's cut and map computed by the whole work-group (default on
  * GPUs), 0: by one work-item (default elsewhere) */
 #define GST_CL_HISTEQ_PAR_TAIL_ENV "GST_CL_HISTEQ_PAR_TAIL"
+/* pixels per work-item of the global LUT apply (one byte per pixel): 16,
+ * or 512 (default on CPUs with AVX-512: byte shuffles, 64 at a time) */
+#define GST_CL_HISTEQ_APPLY_W_ENV "GST_CL_HISTEQ_APPLY_W"
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
