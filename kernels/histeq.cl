@@ -29,6 +29,8 @@
  *                     frame's brightness shift, strength;
  *                     writes lut[tile][256]
  *                     global = (256, tiles), local = (256, 1)
+ *   histeq_cut_lut    histeq_cut then histeq_lut in one launch, global
+ *                     mode (one tile), global = local = (256)
  *   histeq_apply_global_cN / histeq_apply_clahe_cN   16 pixels of a row
  *                     per work-item, global = (ceil(width / 16), height)
  *   histeq_copy       bytes of a plane (chroma), 16 per work-item
@@ -671,6 +673,34 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   hist[b] = c;
   barrier (CLK_LOCAL_MEM_FENCE);
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, state,
+      frame_state, lut, f, g, &i0);
+}
+
+/* Global mode with smoothing, one launch for histeq_cut then histeq_lut
+ * (CPU devices, where each launch costs ~0.1 ms of worker wake-ups in a
+ * pipeline, more than both kernels): the same bodies, with a barrier
+ * between them for cut_body ()'s verdict and shift in @frame_state.
+ * global = local = (256) */
+__kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void
+histeq_cut_lut (__global const uint * restrict partial, int slices,
+    int total, float lut_scale, float strength, float alpha,
+    float cut_threshold, int reset, __global float * restrict state,
+    __global float * restrict frame_state, __global uchar * restrict lut)
+{
+  __local CutLocal L;
+  __local int hist[BINS];
+  __local float f[BINS], g[BINS];
+  __local int i0;
+  const int b = get_local_id (0);
+  uint c = 0;
+
+  for (int s = 0; s < slices; s++)
+    c += partial[s * BINS + b];
+  L.q[b] = (int) c;
+  hist[b] = (int) c;
+  cut_body (1, 0, alpha, cut_threshold, reset, 0, frame_state, &L);
+  barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  lut_body (0, hist, total, 0, 0, lut_scale, strength, alpha, state,
       frame_state, lut, f, g, &i0);
 }
 

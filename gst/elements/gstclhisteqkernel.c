@@ -87,6 +87,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   }
   KERNEL (prog->lut, "histeq_lut");
   KERNEL (prog->cut, "histeq_cut");
+  KERNEL (prog->cut_lut, "histeq_cut_lut");
   KERNEL (prog->copy, "histeq_copy");
 #undef KERNEL
   return TRUE;
@@ -103,7 +104,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->hist_lut[0], &prog->hist_lut[1],
     &prog->hist_serial[0], &prog->hist_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
-    &prog->apply_clahe[1], &prog->copy, &prog->cut
+    &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -300,6 +301,32 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
       steps ? &steps[0] : NULL);
   if (status != CL_SUCCESS)
     return status;
+
+  /* 2. + 3. global mode with smoothing: scene cut and LUT in one launch
+   * (the LUT's event stands for both) */
+  if (smooth && !g->clahe) {
+    const cl_int total = g->tw * g->th;
+    k = prog->cut_lut;
+    a = 0;
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float),
+        &params->cut_threshold);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+    if (status != CL_SUCCESS)
+      return CL_INVALID_KERNEL_ARGS;
+    global[0] = local[0] = BINS;
+    bufs->hist_slices = bufs->slices;
+    return clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0, NULL,
+        steps ? &steps[2] : NULL);
+  }
 
   /* 2. scene cut (smoothing only) */
   if (smooth) {

@@ -28,6 +28,7 @@ typedef struct
                                  * turns it off), unless serial */
   cl_kernel lut;
   cl_kernel cut;
+  cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
   cl_kernel apply_global[2];
   cl_kernel apply_clahe[2];
   cl_kernel copy;
