@@ -634,14 +634,14 @@ typedef uchar16 fx_uc;
  * ~10-instruction sequence, and LLVM 14 lowers the portable form (widen,
  * multiply, shift, narrow) to 6; with AVX2 the x86 builtin is a single
  * vpmulhuw (AVX-512: one per 32 lanes). */
-#if FXW == 32 && defined(__AVX512BW__)
+#if FXW == 32 && X86_AVX512BW
 typedef short fx_vhi __attribute__ ((vector_size (64)));
 #define FX_VHI(a) __builtin_convertvector ((fx_us) (a), fx_vhi)
 #define MULHI(a, w) __builtin_convertvector ( \
       __builtin_ia32_pmulhuw512 (FX_VHI (a), FX_VHI (w)), fx_us)
 #define RHADD(a, b) __builtin_convertvector ( \
       __builtin_ia32_pavgw512 (FX_VHI (a), FX_VHI (b)), fx_us)
-#elif FXW == 16 && defined(__AVX2__)
+#elif FXW == 16 && X86_AVX2
 typedef short fx_vhi __attribute__ ((vector_size (32)));
 #define FX_VHI(a) __builtin_convertvector ((fx_us) (a), fx_vhi)
 #define MULHI(a, w) __builtin_convertvector ( \
@@ -664,7 +664,7 @@ typedef short fx_vhi __attribute__ ((vector_size (32)));
  * became narrower loads and byte stores; a 1-byte aligned vector type lets
  * LLVM emit single unaligned accesses. With 16 lanes and no AVX2 (GPUs run
  * this variant only in the checker) the standard calls. */
-#if FXW == 32 || defined(__AVX2__)
+#if FXW == 32 || X86_AVX2
 typedef fx_uc __attribute__ ((aligned (1))) fx_uc_u1;
 #define LOAD_FX(p) (*(const fx_uc_u1 *) (p))
 #define LOAD_FX_G(p) (*(__global const fx_uc_u1 *) (p))

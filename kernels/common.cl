@@ -16,11 +16,31 @@ reflect101 (int p, int n)
   return p < n ? p : period - p;
 }
 
+/* The x86 paths of the kernels (PoCL defines __AVX2__, __AVX512BW__ for
+ * CPUs that have them). The build option -DNO_X86_PATHS=1 (e.g. through
+ * GST_CL_BUILD_OPTIONS) turns them all off, so the checkers run the
+ * portable code on an x86 CPU device too. */
+#if defined(NO_X86_PATHS) && NO_X86_PATHS
+#define X86_AVX2 0
+#define X86_AVX512BW 0
+#else
+#if defined(__AVX2__)
+#define X86_AVX2 1
+#else
+#define X86_AVX2 0
+#endif
+#if defined(__AVX512BW__)
+#define X86_AVX512BW 1
+#else
+#define X86_AVX512BW 0
+#endif
+#endif
+
 /* One unaligned 16-byte load or store of global memory. PoCL 3.1 splits
  * vload16 / vstore16 of bytes into narrow loads and byte stores; through a
- * 1-byte aligned vector type LLVM emits one access. __AVX2__: PoCL
- * defines it for CPUs that have it; elsewhere the standard calls. */
-#if defined(__AVX2__)
+ * 1-byte aligned vector type LLVM emits one access. Elsewhere the standard
+ * calls. */
+#if X86_AVX2
 typedef uchar16 __attribute__ ((aligned (1))) uchar16_u1;
 #define LOADU16_G(p) (*(__global const uchar16_u1 *) (p))
 #define STOREU16_G(v, p) (*(__global uchar16_u1 *) (p) = (v))

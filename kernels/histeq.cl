@@ -928,7 +928,7 @@ scale_colour (uchar4 p, uint y, uint ynew)
 #define APPLY_W 16
 #endif
 
-#if APPLY_W > 16 && defined(__AVX512BW__)
+#if APPLY_W > 16 && X86_AVX512BW
 typedef uchar apply_u64 __attribute__ ((ext_vector_type (64)));
 typedef char apply_c64 __attribute__ ((ext_vector_type (64)));
 typedef char apply_v64qi __attribute__ ((vector_size (64)));
@@ -966,7 +966,7 @@ histeq_apply_global_c1 (APPLY_ARGS)
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
   const int x1 = min (x0 + APPLY_W, width);
   int x = x0;
-#if defined(__AVX512BW__)
+#if X86_AVX512BW
   apply_u64 part[16];
 #pragma unroll
   for (int k = 0; k < 16; k++) {
