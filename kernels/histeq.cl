@@ -679,13 +679,15 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
 /* Global mode with smoothing, one launch for histeq_cut then histeq_lut
  * (CPU devices, where each launch costs ~0.1 ms of worker wake-ups in a
  * pipeline, more than both kernels): the same bodies, with a barrier
- * between them for cut_body ()'s verdict and shift in @frame_state.
+ * between them for cut_body ()'s verdict and shift in @frame_state. The
+ * arguments start as histeq_cut's (@tiles 1, @clahe 0 here).
  * global = local = (256) */
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void
-histeq_cut_lut (__global const uint * restrict partial, int slices,
-    int total, float lut_scale, float strength, float alpha,
-    float cut_threshold, int reset, __global float * restrict state,
-    __global float * restrict frame_state, __global uchar * restrict lut)
+histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
+    int clahe, float alpha, float cut_threshold, int reset,
+    __global float * restrict frame_state, int total, float lut_scale,
+    float strength, __global float * restrict state,
+    __global uchar * restrict lut)
 {
   __local CutLocal L;
   __local int hist[BINS];

@@ -302,35 +302,12 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   if (status != CL_SUCCESS)
     return status;
 
-  /* 2. + 3. global mode with smoothing: scene cut and LUT in one launch
-   * (the LUT's event stands for both) */
-  if (smooth && !g->clahe) {
-    const cl_int total = g->tw * g->th;
-    k = prog->cut_lut;
-    a = 0;
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &bufs->slices);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float),
-        &params->cut_threshold);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
-    if (status != CL_SUCCESS)
-      return CL_INVALID_KERNEL_ARGS;
-    global[0] = local[0] = BINS;
-    bufs->hist_slices = bufs->slices;
-    return clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0, NULL,
-        steps ? &steps[2] : NULL);
-  }
-
-  /* 2. scene cut (smoothing only) */
+  /* 2. scene cut (smoothing only); in global mode with the LUT, in one
+   * launch (whose event stands for both) */
   if (smooth) {
-    k = prog->cut;
+    const gboolean with_lut = !g->clahe;
+    const cl_int total = g->tw * g->th;
+    k = with_lut ? prog->cut_lut : prog->cut;
     a = 0;
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
     status |= clSetKernelArg (k, a++, sizeof (cl_int), &tiles);
@@ -341,13 +318,22 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
         &params->cut_threshold);
     status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
     status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+    if (with_lut) {
+      status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+      status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
+      status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+      status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+      status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+    }
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
     global[0] = local[0] = BINS;
     status = clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0,
-        NULL, steps ? &steps[1] : NULL);
-    if (status != CL_SUCCESS)
+        NULL, steps ? &steps[with_lut ? 2 : 1] : NULL);
+    if (status != CL_SUCCESS || with_lut) {
+      bufs->hist_slices = bufs->slices;
       return status;
+    }
   }
   bufs->hist_slices = bufs->slices;
   return enqueue_lut (prog, bufs, queue, params, bufs->slices, alpha,
