@@ -110,3 +110,20 @@ gst_cl_set_error (cl_int status, const gchar * what, GError ** error)
       gst_cl_error_name (status), status);
   return FALSE;
 }
+
+gint
+gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback)
+{
+  const gchar *env = g_getenv (name);
+  gchar *end = NULL;
+  gint64 v;
+
+  if (!env || !*env)
+    return fallback;
+  v = g_ascii_strtoll (env, &end, 10);
+  if (*end == '\0' && (v == a || v == b))
+    return (gint) v;
+  gst_cl_debug_init ();
+  GST_WARNING ("%s=\"%s\" ignored: want %d or %d", name, env, a, b);
+  return fallback;
+}

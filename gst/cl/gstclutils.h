@@ -25,4 +25,9 @@ gboolean gst_cl_set_error (cl_int status, const gchar * what, GError ** error);
 
 void gst_cl_debug_init (void);
 
+/* The value of the environment variable @name when it is @a or @b,
+ * @fallback when it is unset or empty; anything else is ignored with a
+ * warning (a tuning or testing knob must not stop a pipeline). */
+gint gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback);
+
 G_END_DECLS

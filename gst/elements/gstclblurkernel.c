@@ -3,7 +3,6 @@
 #include "cl/gstclutils.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -310,15 +309,10 @@ append_ints (GString * s, const gchar * name, const guint16 * w, gint n)
 static gint
 fixed_width (const GstCLDeviceInfo * dev)
 {
-  const gchar *env = g_getenv ("GST_CL_BLUR_FXW");
   if (dev->is_gpu)
     return 16;
-  if (env && *env) {
-    if (!strcmp (env, "16") || !strcmp (env, "32"))
-      return atoi (env);
-    GST_WARNING ("GST_CL_BLUR_FXW=\"%s\" ignored: want 16 or 32", env);
-  }
-  return gst_cl_device_has_avx512 (dev) ? 32 : 16;
+  return gst_cl_env_choice ("GST_CL_BLUR_FXW", 16, 32,
+      gst_cl_device_has_avx512 (dev) ? 32 : 16);
 }
 
 static void

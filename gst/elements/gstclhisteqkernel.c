@@ -2,11 +2,7 @@
 #include "gstclhisteqkernel.h"
 #include "cl/gstclutils.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-GST_DEBUG_CATEGORY_STATIC (gst_cl_histeq_kernel_debug);
-#define GST_CAT_DEFAULT gst_cl_histeq_kernel_debug
 
 #define BINS GST_CL_HISTEQ_BINS
 #define TILE_STATE 256          /* floats per tile, as in histeq.cl */
@@ -31,8 +27,6 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   gchar *opts;
   cl_int status = CL_SUCCESS;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cl_histeq_kernel_debug, "clhisteqkernel", 0,
-      "OpenCL histogram equalisation kernels");
   memset (prog, 0, sizeof (*prog));
   /* GPUs: a 256-item group and 16 histogram copies spread over the banks;
    * CPUs: the serial kernel, one item per group, no atomics. */
@@ -49,15 +43,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   const gchar *par_env = g_getenv (GST_CL_HISTEQ_PAR_TAIL_ENV);
   const gboolean par_tail = par_env ? g_strcmp0 (par_env, "0") != 0 :
       ctx->device->is_gpu;
-  const gchar *apply_env = g_getenv (GST_CL_HISTEQ_APPLY_W_ENV);
-  prog->apply_w = gst_cl_device_has_avx512 (ctx->device) ? 512 : 16;
-  if (apply_env && *apply_env) {
-    if (!strcmp (apply_env, "16") || !strcmp (apply_env, "512"))
-      prog->apply_w = atoi (apply_env);
-    else
-      GST_WARNING ("%s=\"%s\" ignored: want 16 or 512",
-          GST_CL_HISTEQ_APPLY_W_ENV, apply_env);
-  }
+  prog->apply_w = gst_cl_env_choice (GST_CL_HISTEQ_APPLY_W_ENV, 16, 512,
+      gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d", prog->copies, par_tail,
       prog->apply_w);
@@ -302,6 +289,7 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   if (status != CL_SUCCESS)
     return status;
 
+  bufs->hist_slices = bufs->slices;
   /* 2. scene cut (smoothing only); in global mode with the LUT, in one
    * launch (whose event stands for both) */
   if (smooth) {
@@ -330,12 +318,9 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     global[0] = local[0] = BINS;
     status = clEnqueueNDRangeKernel (queue, k, 1, NULL, global, local, 0,
         NULL, steps ? &steps[with_lut ? 2 : 1] : NULL);
-    if (status != CL_SUCCESS || with_lut) {
-      bufs->hist_slices = bufs->slices;
+    if (status != CL_SUCCESS || with_lut)
       return status;
-    }
   }
-  bufs->hist_slices = bufs->slices;
   return enqueue_lut (prog, bufs, queue, params, bufs->slices, alpha,
       steps ? &steps[2] : NULL);
 
