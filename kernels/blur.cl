@@ -786,6 +786,74 @@ blur_fixed (const int cn, BLUR_ARGS)
 #endif
 }
 
+/* Rows: the same sums, in address order. Each work-item walks a band of
+ * FXBH rows across a span of FXSPAN bytes, one input row at a time from
+ * left to right, and keeps the last KY rows' horizontal results in a ring;
+ * an output row is finished as its last input row passes. The frame is
+ * read and the result written as one stream each, which the prefetchers
+ * follow when the frame arrives from another core or from memory, and
+ * every input row's horizontal pass runs once per band. */
+#ifdef FXSPAN
+#define FX_CHUNKS (FXSPAN / FXW)
+inline void
+blur_fixed_rows (const int cn, BLUR_ARGS)
+{
+  const int x0 = get_global_id (0) * FXSPAN;
+  const int y0 = get_global_id (1) * FXBH;
+  const int wb = width * cn, rxb = RX * cn;
+  if (x0 >= wb || y0 >= height)
+    return;
+  const int chunks = min (FX_CHUNKS, (wb - x0 + FXW - 1) / FXW);
+  const int rows = min (FXBH, height - y0);
+  fx_us ring[KY][FX_CHUNKS];
+
+  for (int i = 0; i < rows + 2 * RY; i++) {
+    __global const uchar *row =
+        src + src_off + reflect101 (y0 - RY + i, height) * src_stride;
+    /* ring slots of input rows i - KY + 1 .. i, oldest first */
+    int slot[KY];
+#pragma unroll
+    for (int k = 0; k < KY; k++)
+      slot[k] = (i + 1 + k) % KY;
+    const int r = i - 2 * RY;   /* output row finished by this input row */
+    __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
+    for (int c = 0; c < chunks; c++) {
+      const int xb = x0 + c * FXW;
+      const bool inside = xb - rxb >= 0 && xb + FXW + rxb <= wb;
+      fx_us h;
+      if (inside) {
+        h = across_fx_global (cn, row + xb);
+      } else {
+        uchar span[FXW + 2 * RX * 4];
+        for (int q = 0; q < FXW + 2 * RX * cn; q++)
+          span[q] = row[reflect_byte (xb - rxb + q, width, cn)];
+        h = across_fx (cn, span + rxb);
+      }
+      ring[slot[KY - 1]][c] = h;
+      if (r < 0)
+        continue;
+#if FXPAIRS
+      fx_us acc = (fx_us) FXR + MULHI (ring[slot[RY]][c], fy[RY]);
+#pragma unroll
+      for (int j = 0; j < RY; j++)
+        acc += MULHI (RHADD (ring[slot[j]][c], ring[slot[KY - 1 - j]][c]),
+            fy[j]);
+#else
+      fx_us acc = (fx_us) FXR;
+#pragma unroll
+      for (int k = 0; k < KY; k++)
+        acc += MULHI (ring[slot[k]][c], fy[k]);
+#endif
+      store_fx (acc, out + xb, wb - xb);
+    }
+  }
+}
+
+__kernel void blur_fixed_rows_c1 (BLUR_ARGS) { blur_fixed_rows (1, BLUR_PASS); }
+__kernel void blur_fixed_rows_c2 (BLUR_ARGS) { blur_fixed_rows (2, BLUR_PASS); }
+__kernel void blur_fixed_rows_c4 (BLUR_ARGS) { blur_fixed_rows (4, BLUR_PASS); }
+#endif
+
 __kernel void blur_fixed_c1 (BLUR_ARGS) { blur_fixed (1, BLUR_PASS); }
 __kernel void blur_fixed_c2 (BLUR_ARGS) { blur_fixed (2, BLUR_PASS); }
 __kernel void blur_fixed_c4 (BLUR_ARGS) { blur_fixed (4, BLUR_PASS); }

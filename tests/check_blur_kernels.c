@@ -322,11 +322,13 @@ main (int argc, char **argv)
               dev->name);
           n_failed++;
         }
-        g_print ("%s %-5s%s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles "
+        g_print ("%s %-5s%s%s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles "
             "%d/%d/%d, chroma taps %dx%d tiles %d/%d, %d one-launch YUV "
             "frames: %s\n", dev->name, gst_cl_blur_variant_name (variant),
             variant != GST_CL_BLUR_FIXED ? "" : prog.fx_width == 32 ?
-            " (32 bytes/item)" : " (16 bytes/item)", pr->sx, pr->sy,
+            " (32 bytes/item" : " (16 bytes/item",
+            variant != GST_CL_BLUR_FIXED ? "" : prog.fx_span ? ", rows)" :
+            ", bands)", pr->sx, pr->sy,
             pr->ksize, taps.kx, taps.ky, prog.tile_h[0], prog.tile_h[1],
             prog.tile_h[2], chroma.kx, chroma.ky, prog.chroma_tile_h[0],
             prog.chroma_tile_h[1], n_planes_checked,

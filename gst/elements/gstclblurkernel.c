@@ -12,6 +12,8 @@
  * 8 on one core (0.45 against 0.51 ms, best of 200), 32 and 48 no faster. */
 #define FIXED_BAND_H 24
 #define FIXED_PAIRS_MAX_KY 15   /* taller: blur_fixed's scatter form */
+#define FIXED_RING_BYTES 32768  /* blur_fixed_rows: private ring, at most */
+#define FIXED_MAX_SPAN 2048     /* blur_fixed_rows: bytes across, at most */
 #define TILE_HEIGHTS { 32, 16, 8 }
 #define WG_X 32                 /* default work-group of the tiled kernels */
 #define WG_Y 8
@@ -315,6 +317,23 @@ fixed_width (const GstCLDeviceInfo * dev)
       gst_cl_device_has_avx512 (dev) ? 32 : 16);
 }
 
+/* Bytes of a row that one work-item of blur_fixed_rows walks: as much of
+ * the row as keeps its ring of KY horizontal results within 32 KiB of
+ * private memory (L1-sized), at most 2048 bytes (1080p GRAY8 in one span),
+ * so 4K RGBA still spreads over several work-items across. 0 where the
+ * device runs the bands instead: GPUs (a work-item per band and a private
+ * ring is the opposite of what they want), or GST_CL_BLUR_FIXED_ROWS=0,
+ * which lets the checker reach the bands on a CPU device. */
+static gint
+fixed_span (const GstCLDeviceInfo * dev, gint ky, gint fx_width)
+{
+  const gint chunks = FIXED_RING_BYTES / (ky * fx_width * 2);
+
+  if (!gst_cl_env_choice ("GST_CL_BLUR_FIXED_ROWS", 0, 1, !dev->is_gpu))
+    return 0;
+  return fx_width * CLAMP (chunks, 1, FIXED_MAX_SPAN / fx_width);
+}
+
 static void
 append_taps (GString * s, const gchar * name, const gdouble * w, gint n)
 {
@@ -404,6 +423,9 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     g_string_append_printf (opts, " -DFXC=%u -DFXR=%u -DFXBH=%d"
         " -DFXPAIRS=%d -DFXW=%d", fx.p[taps->kx / 2], fx.round,
         FIXED_BAND_H, fx.pairs, prog->fx_width);
+    prog->fx_span = fixed_span (ctx->device, taps->ky, prog->fx_width);
+    if (prog->fx_span)
+      g_string_append_printf (opts, " -DFXSPAN=%d", prog->fx_span);
     append_ints (opts, "FXP", fx.p, taps->kx / 2 + 1);
     append_ints (opts, "FY", fx.y, fx.pairs ? taps->ky / 2 + 1 : taps->ky);
   }
@@ -418,6 +440,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     gboolean tiled = variant == GST_CL_BLUR_TILED && prog->tile_h[i] > 0;
 
     g_snprintf (name, sizeof (name), "blur_%s_c%d",
+        prog->fx_span ? "fixed_rows" :
         variant == GST_CL_BLUR_BANDS || variant == GST_CL_BLUR_FIXED ?
         gst_cl_blur_variant_name (variant) : tiled ? "tiled" : "rows",
         cns[i]);
@@ -482,6 +505,14 @@ gst_cl_blur_program_enqueue (GstCLBlurProgram * prog, cl_command_queue queue,
     const gboolean fixed = prog->variant == GST_CL_BLUR_FIXED;
     const gint band_h = fixed ? FIXED_BAND_H : BAND_H;
     const gint band_w = fixed ? prog->fx_width : 16;
+    if (prog->fx_span) {
+      /* one work-item per group: each is a band, walked row by row */
+      local[0] = local[1] = 1;
+      global[0] = (wb + prog->fx_span - 1) / prog->fx_span;
+      global[1] = (sp->height + band_h - 1) / band_h;
+      return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0,
+          NULL, event);
+    }
     local[0] = local[1] = 8;
     global[0] = round_up ((wb + band_w - 1) / band_w, local[0]);
     global[1] = round_up ((sp->height + band_h - 1) / band_h, local[1]);

@@ -65,6 +65,8 @@ typedef struct
   gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
   gboolean vfirst;              /* tiled kernels built with -DVFIRST=1 */
   gint fx_width;                /* fixed variant: bytes per work-item */
+  gint fx_span;                 /* fixed variant: blur_fixed_rows' span
+                                 * in bytes; 0: blur_fixed's bands */
 
   /* Tiled variant built with chroma taps: every plane of an NV12 or I420
    * frame in one launch (NULL where not built or a tile does not fit). */
