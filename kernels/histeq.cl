@@ -1058,8 +1058,8 @@ histeq_apply_global_c4 (APPLY_ARGS)
 
 /* OpenCV's CLAHE interpolation: bilinear between the LUTs of the four
  * nearest tile centres, in float, rounded to nearest even. Each work-item
- * maps 16 pixels of a row (the row's tile weights computed once).
- * global = (ceil(width / 16), height) */
+ * maps CLAHE_W pixels of a row (the row's tile weights computed once).
+ * global = (ceil(width / CLAHE_W), height) */
 #define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \
     int tiles_y
 
@@ -1071,40 +1071,141 @@ floor_int (float v)
   return t - ((float) t > v);
 }
 
-#define CLAHE_KERNEL(CN, LOAD, STORE) \
-__kernel void \
-histeq_apply_clahe_##CN (CLAHE_ARGS) \
-{ \
-  const int x0 = get_global_id (0) * 16, y = get_global_id (1); \
-  if (x0 >= width || y >= height) \
-    return; \
-  const float tyf = (float) y * inv_th - 0.5f; \
-  int ty1 = floor_int (tyf); \
-  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya; \
-  const int ty2 = min (ty1 + 1, tiles_y - 1); \
-  ty1 = max (ty1, 0); \
-  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS; \
-  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS; \
-  __global const uchar *s = src + src_off + (size_t) y * src_stride; \
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride; \
-  const int n = min (16, width - x0); \
-  for (int i = 0; i < n; i++) { \
-    const int x = x0 + i; \
-    const float txf = (float) x * inv_tw - 0.5f; \
-    int tx1 = floor_int (txf); \
-    const float xa = txf - (float) tx1, xa1 = 1.0f - xa; \
-    const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS; \
-    tx1 = max (tx1, 0) * BINS; \
-    LOAD \
-    const float res = \
-        ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 + \
-        ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya; \
-    const uint nv = convert_uchar_sat (rne (res)); \
-    STORE \
-  } \
+/* CLAHE_W: pixels of a row per work-item of histeq_apply_clahe_c1: 64
+ * where the global apply takes 64 at a time (APPLY_W > 16), else 16. */
+#if APPLY_W > 16
+#define CLAHE_W 64
+#else
+#define CLAHE_W 16
+#endif
+
+#if APPLY_W > 16 && X86_AVX512BW
+#define LO16(v, q) __builtin_shufflevector (v, v, 16 * q + 0, 16 * q + 1, \
+    16 * q + 2, 16 * q + 3, 16 * q + 4, 16 * q + 5, 16 * q + 6, 16 * q + 7, \
+    16 * q + 8, 16 * q + 9, 16 * q + 10, 16 * q + 11, 16 * q + 12, \
+    16 * q + 13, 16 * q + 14, 16 * q + 15)
+
+/* lut[v] for 64 bytes of one tile's LUT, as lut64 but with the parts read
+ * where they are (a tile's LUT changes every few chunks) */
+inline apply_u64
+tile_lut64 (__global const uchar * lut, apply_u64 lo, apply_u64 hi)
+{
+  apply_u64 out[4] = { 0, 0, 0, 0 };
+#pragma unroll
+  for (int k = 0; k < 16; k++) {
+    const uchar16 c = LOADU16_G (lut + 16 * k);
+    const apply_u64 part = __builtin_shufflevector (c, c, LANES16, LANES16,
+        LANES16, LANES16);
+    out[k & 3] = __builtin_convertvector (hi == (uchar) k, apply_c64) ?
+        PSHUFB (part, lo) : out[k & 3];
+  }
+  return (out[0] | out[1]) | (out[2] | out[3]);
 }
 
-CLAHE_KERNEL (c1, const uint v = s[x];, d[x] = nv;)
+/* 64 pixels of a luma row: the four LUT reads of each pixel by byte
+ * shuffles (AVX-512 gathers ran no faster than scalar loads here), then
+ * the scalar path's float arithmetic on 16 lanes at a time. The chunk
+ * spans at most two tile intervals (tiles at least ~64 pixels wide), so
+ * its LUT reads come from at most three tiles per row of tiles; FALSE,
+ * having written nothing, where it spans more. */
+inline bool
+clahe_chunk64 (__global const uchar * s, __global uchar * d, int x0,
+    __global const uchar * l1, __global const uchar * l2, float ya,
+    float ya1, float inv_tw, int tiles_x)
+{
+  int16 t[4];
+  float16 xa[4];
+#pragma unroll
+  for (int q = 0; q < 4; q++) {
+    const float16 txf = convert_float16 (x0 + 16 * q + (int16) (0, 1, 2, 3,
+            4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)) * inv_tw - 0.5f;
+    t[q] = __builtin_convertvector (txf, int16);
+    t[q] += __builtin_convertvector (t[q], float16) > txf;  /* floor */
+    xa[q] = txf - __builtin_convertvector (t[q], float16);
+  }
+  const int t0 = t[0].s0;       /* t never decreases along the row */
+  if (t[3].sf - t0 > 1)
+    return false;
+  const int a = max (t0, 0) * BINS, b = min (t0 + 1, tiles_x - 1) * BINS,
+      c = min (t0 + 2, tiles_x - 1) * BINS;
+  const apply_u64 v = *(__global const apply_u64_u1 *) (s + x0);
+  const apply_u64 lo = v & (uchar) 15, hi = v >> (uchar) 4;
+  apply_u64 l1a = tile_lut64 (l1 + a, lo, hi), l1b = tile_lut64 (l1 + b, lo,
+      hi), l2a = tile_lut64 (l2 + a, lo, hi), l2b = tile_lut64 (l2 + b, lo,
+      hi);
+  if (t[3].sf != t0) {
+    /* lanes past the tile centre read (b, c) where the others read (a, b) */
+    const apply_u64 l1c = tile_lut64 (l1 + c, lo, hi),
+        l2c = tile_lut64 (l2 + c, lo, hi);
+    const uchar16 p0 = __builtin_convertvector (t[0] != t0, uchar16),
+        p1 = __builtin_convertvector (t[1] != t0, uchar16),
+        p2 = __builtin_convertvector (t[2] != t0, uchar16),
+        p3 = __builtin_convertvector (t[3] != t0, uchar16);
+    typedef uchar clahe_u32 __attribute__ ((ext_vector_type (32)));
+    const clahe_u32 p01 = __builtin_shufflevector (p0, p1, LANES16, 16, 17,
+        18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31),
+        p23 = __builtin_shufflevector (p2, p3, LANES16, 16, 17, 18, 19, 20,
+        21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    const apply_c64 past = __builtin_convertvector (
+        __builtin_shufflevector (p01, p23, LANES16, 16, 17, 18, 19, 20, 21,
+            22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37,
+            38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53,
+            54, 55, 56, 57, 58, 59, 60, 61, 62, 63), apply_c64);
+    l1a = past ? l1b : l1a;
+    l1b = past ? l1c : l1b;
+    l2a = past ? l2b : l2a;
+    l2b = past ? l2c : l2b;
+  }
+#define CLAHE_Q(q) { \
+    const float16 xa1 = 1.0f - xa[q]; \
+    const float16 res = \
+        (convert_float16 (LO16 (l1a, q)) * xa1 + \
+        convert_float16 (LO16 (l1b, q)) * xa[q]) * ya1 + \
+        (convert_float16 (LO16 (l2a, q)) * xa1 + \
+        convert_float16 (LO16 (l2b, q)) * xa[q]) * ya; \
+    STOREU16_G (__builtin_convertvector (__builtin_convertvector ( \
+                (res + RNE_MAGIC) - RNE_MAGIC, int16), uchar16), \
+        d + x0 + 16 * q); }
+  CLAHE_Q (0) CLAHE_Q (1) CLAHE_Q (2) CLAHE_Q (3)
+#undef CLAHE_Q
+  return true;
+}
+#endif
+
+__kernel void
+histeq_apply_clahe_c1 (CLAHE_ARGS)
+{
+  const int x0 = get_global_id (0) * CLAHE_W, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  const float tyf = (float) y * inv_th - 0.5f;
+  int ty1 = floor_int (tyf);
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  const int ty2 = min (ty1 + 1, tiles_y - 1);
+  ty1 = max (ty1, 0);
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS;
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  const int n = min (CLAHE_W, width - x0);
+#if APPLY_W > 16 && X86_AVX512BW
+  if (n == 64 && clahe_chunk64 (s, d, x0, l1, l2, ya, ya1, inv_tw, tiles_x))
+    return;
+#endif
+  for (int i = 0; i < n; i++) {
+    const int x = x0 + i;
+    const float txf = (float) x * inv_tw - 0.5f;
+    int tx1 = floor_int (txf);
+    const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+    const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
+    tx1 = max (tx1, 0) * BINS;
+    const uint v = s[x];
+    const float res =
+        ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
+        ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
+    d[x] = convert_uchar_sat (rne (res));
+  }
+}
 
 /* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
  * path, so the same results); a row's last partial chunk goes scalar. */

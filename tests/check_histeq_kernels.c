@@ -37,6 +37,9 @@ static const Params params[] = {
   {GST_CL_HISTEQ_CLAHE, 8, 8, 2.0, 1.0f},
   {GST_CL_HISTEQ_CLAHE, 3, 5, 0.0, 1.0f},
   {GST_CL_HISTEQ_CLAHE, 2, 2, 40.0, 0.7f},
+  /* tiles narrower than the 64 pixels the CPU apply takes at a time, so
+   * chunks span three tile intervals and more */
+  {GST_CL_HISTEQ_CLAHE, 24, 4, 2.0, 1.0f},
 };
 
 enum

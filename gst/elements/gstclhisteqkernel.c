@@ -447,7 +447,9 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   }
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  const gint apply_w = g->clahe || ci ? 16 : prog->apply_w;
+  /* CLAHE_W in histeq.cl: 64 where the global apply takes more than 16 */
+  const gint apply_w = ci ? 16 : !g->clahe ? prog->apply_w :
+      prog->apply_w > 16 ? 64 : 16;
   global[0] = (sp->width + apply_w - 1) / apply_w;
   global[1] = sp->height;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
