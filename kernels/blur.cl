@@ -717,20 +717,25 @@ store_fx (fx_us acc, __global uchar * d, int n)
   }
 }
 
+/* Horizontal pass of FXW bytes of @row from byte @xb; reflected at the
+ * row's ends unless @inside (every tap within the row). */
+inline fx_us
+across_row_fx (const int cn, __global const uchar * row, int xb, int width,
+    bool inside)
+{
+  if (inside)
+    return across_fx_global (cn, row + xb);
+  const int rxb = RX * cn;
+  uchar span[FXW + 2 * RX * 4];
+  for (int q = 0; q < FXW + 2 * RX * cn; q++)
+    span[q] = row[reflect_byte (xb - rxb + q, width, cn)];
+  return across_fx (cn, span + rxb);
+}
+
 /* Horizontal pass of input row i of the band (reflected as needed). */
 #define ACROSS_ROW_FX(i, h) \
-  { \
-    __global const uchar *row = \
-        src + src_off + reflect101 (y0 - RY + (i), height) * src_stride; \
-    if (inside) { \
-      h = across_fx_global (cn, row + xb); \
-    } else { \
-      uchar span[FXW + 2 * RX * 4]; \
-      for (int q = 0; q < FXW + 2 * RX * cn; q++) \
-        span[q] = row[reflect_byte (xb - rxb + q, width, cn)]; \
-      h = across_fx (cn, span + rxb); \
-    } \
-  }
+  h = across_row_fx (cn, src + src_off + \
+      reflect101 (y0 - RY + (i), height) * src_stride, xb, width, inside)
 
 inline void
 blur_fixed (const int cn, BLUR_ARGS)
@@ -819,16 +824,8 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
     __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
     for (int c = 0; c < chunks; c++) {
       const int xb = x0 + c * FXW;
-      const bool inside = xb - rxb >= 0 && xb + FXW + rxb <= wb;
-      fx_us h;
-      if (inside) {
-        h = across_fx_global (cn, row + xb);
-      } else {
-        uchar span[FXW + 2 * RX * 4];
-        for (int q = 0; q < FXW + 2 * RX * cn; q++)
-          span[q] = row[reflect_byte (xb - rxb + q, width, cn)];
-        h = across_fx (cn, span + rxb);
-      }
+      const fx_us h = across_row_fx (cn, row, xb, width,
+          xb - rxb >= 0 && xb + FXW + rxb <= wb);
       ring[slot[KY - 1]][c] = h;
       if (r < 0)
         continue;

@@ -1063,6 +1063,23 @@ histeq_apply_global_c4 (APPLY_ARGS)
 #define CLAHE_ARGS APPLY_ARGS, float inv_tw, float inv_th, int tiles_x, \
     int tiles_y
 
+/* A CLAHE apply's work-item: @px pixels of row y from x0, between the
+ * LUT rows of the two nearest rows of tile centres (@l1 above, @l2 below,
+ * weights @ya1, @ya); @s and @d: the row in the source and destination. */
+#define CLAHE_ROW(px) \
+  const int x0 = get_global_id (0) * (px), y = get_global_id (1); \
+  if (x0 >= width || y >= height) \
+    return; \
+  const float tyf = (float) y * inv_th - 0.5f; \
+  int ty1 = floor_int (tyf); \
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya; \
+  const int ty2 = min (ty1 + 1, tiles_y - 1); \
+  ty1 = max (ty1, 0); \
+  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS; \
+  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS; \
+  __global const uchar *s = src + src_off + (size_t) y * src_stride; \
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride
+
 /* floor() for the range used here, without a library call */
 inline int
 floor_int (float v)
@@ -1175,18 +1192,7 @@ clahe_chunk64 (__global const uchar * s, __global uchar * d, int x0,
 __kernel void
 histeq_apply_clahe_c1 (CLAHE_ARGS)
 {
-  const int x0 = get_global_id (0) * CLAHE_W, y = get_global_id (1);
-  if (x0 >= width || y >= height)
-    return;
-  const float tyf = (float) y * inv_th - 0.5f;
-  int ty1 = floor_int (tyf);
-  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
-  const int ty2 = min (ty1 + 1, tiles_y - 1);
-  ty1 = max (ty1, 0);
-  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS;
-  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS;
-  __global const uchar *s = src + src_off + (size_t) y * src_stride;
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  CLAHE_ROW (CLAHE_W);
   const int n = min (CLAHE_W, width - x0);
 #if APPLY_W > 16 && X86_AVX512BW
   if (n == 64 && clahe_chunk64 (s, d, x0, l1, l2, ya, ya1, inv_tw, tiles_x))
@@ -1212,18 +1218,7 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
 __kernel void
 histeq_apply_clahe_c4 (CLAHE_ARGS)
 {
-  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
-  if (x0 >= width || y >= height)
-    return;
-  const float tyf = (float) y * inv_th - 0.5f;
-  int ty1 = floor_int (tyf);
-  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
-  const int ty2 = min (ty1 + 1, tiles_y - 1);
-  ty1 = max (ty1, 0);
-  __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS;
-  __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS;
-  __global const uchar *s = src + src_off + (size_t) y * src_stride;
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  CLAHE_ROW (16);
   if (x0 + 16 > width) {
     for (int x = x0; x < width; x++) {
       const float txf = (float) x * inv_tw - 0.5f;
