@@ -929,8 +929,13 @@ scale_colour (uchar4 p, uint y, uint ynew)
 #ifndef APPLY_W
 #define APPLY_W 16
 #endif
+/* CLAHE_W: pixels of a row per work-item of histeq_apply_clahe_c1, 64
+ * (through the same byte shuffles) or 16; the host sets it with APPLY_W. */
+#ifndef CLAHE_W
+#define CLAHE_W 16
+#endif
 
-#if APPLY_W > 16 && X86_AVX512BW
+#if (APPLY_W > 16 || CLAHE_W > 16) && X86_AVX512BW
 typedef uchar apply_u64 __attribute__ ((ext_vector_type (64)));
 typedef char apply_c64 __attribute__ ((ext_vector_type (64)));
 typedef char apply_v64qi __attribute__ ((vector_size (64)));
@@ -955,6 +960,18 @@ lut64 (const apply_u64 * part, apply_u64 v)
         PSHUFB (part[k], lo) : out[k & 3];
   return (out[0] | out[1]) | (out[2] | out[3]);
 }
+
+/* lut64's parts of the 256-entry table @lut */
+inline void
+lut64_parts (__global const uchar * lut, apply_u64 * part)
+{
+#pragma unroll
+  for (int k = 0; k < 16; k++) {
+    const uchar16 c = LOADU16_G (lut + 16 * k);
+    part[k] = __builtin_shufflevector (c, c, LANES16, LANES16, LANES16,
+        LANES16);
+  }
+}
 #endif
 
 __kernel void
@@ -970,12 +987,7 @@ histeq_apply_global_c1 (APPLY_ARGS)
   int x = x0;
 #if X86_AVX512BW
   apply_u64 part[16];
-#pragma unroll
-  for (int k = 0; k < 16; k++) {
-    const uchar16 c = LOADU16_G (lut + 16 * k);
-    part[k] = __builtin_shufflevector (c, c, LANES16, LANES16, LANES16,
-        LANES16);
-  }
+  lut64_parts (lut, part);
   for (; x + 64 <= x1; x += 64)
     *(__global apply_u64_u1 *) (d + x) =
         lut64 (part, *(__global const apply_u64_u1 *) (s + x));
@@ -1088,35 +1100,20 @@ floor_int (float v)
   return t - ((float) t > v);
 }
 
-/* CLAHE_W: pixels of a row per work-item of histeq_apply_clahe_c1: 64
- * where the global apply takes 64 at a time (APPLY_W > 16), else 16. */
-#if APPLY_W > 16
-#define CLAHE_W 64
-#else
-#define CLAHE_W 16
-#endif
-
-#if APPLY_W > 16 && X86_AVX512BW
+#if CLAHE_W == 64 && X86_AVX512BW
 #define LO16(v, q) __builtin_shufflevector (v, v, 16 * q + 0, 16 * q + 1, \
     16 * q + 2, 16 * q + 3, 16 * q + 4, 16 * q + 5, 16 * q + 6, 16 * q + 7, \
     16 * q + 8, 16 * q + 9, 16 * q + 10, 16 * q + 11, 16 * q + 12, \
     16 * q + 13, 16 * q + 14, 16 * q + 15)
 
-/* lut[v] for 64 bytes of one tile's LUT, as lut64 but with the parts read
- * where they are (a tile's LUT changes every few chunks) */
+/* lut[v] for 64 bytes of one tile's LUT (its parts read per chunk: a
+ * tile's LUT changes every few chunks) */
 inline apply_u64
-tile_lut64 (__global const uchar * lut, apply_u64 lo, apply_u64 hi)
+tile_lut64 (__global const uchar * lut, apply_u64 v)
 {
-  apply_u64 out[4] = { 0, 0, 0, 0 };
-#pragma unroll
-  for (int k = 0; k < 16; k++) {
-    const uchar16 c = LOADU16_G (lut + 16 * k);
-    const apply_u64 part = __builtin_shufflevector (c, c, LANES16, LANES16,
-        LANES16, LANES16);
-    out[k & 3] = __builtin_convertvector (hi == (uchar) k, apply_c64) ?
-        PSHUFB (part, lo) : out[k & 3];
-  }
-  return (out[0] | out[1]) | (out[2] | out[3]);
+  apply_u64 part[16];
+  lut64_parts (lut, part);
+  return lut64 (part, v);
 }
 
 /* 64 pixels of a luma row: the four LUT reads of each pixel by byte
@@ -1146,14 +1143,12 @@ clahe_chunk64 (__global const uchar * s, __global uchar * d, int x0,
   const int a = max (t0, 0) * BINS, b = min (t0 + 1, tiles_x - 1) * BINS,
       c = min (t0 + 2, tiles_x - 1) * BINS;
   const apply_u64 v = *(__global const apply_u64_u1 *) (s + x0);
-  const apply_u64 lo = v & (uchar) 15, hi = v >> (uchar) 4;
-  apply_u64 l1a = tile_lut64 (l1 + a, lo, hi), l1b = tile_lut64 (l1 + b, lo,
-      hi), l2a = tile_lut64 (l2 + a, lo, hi), l2b = tile_lut64 (l2 + b, lo,
-      hi);
+  apply_u64 l1a = tile_lut64 (l1 + a, v), l1b = tile_lut64 (l1 + b, v),
+      l2a = tile_lut64 (l2 + a, v), l2b = tile_lut64 (l2 + b, v);
   if (t[3].sf != t0) {
     /* lanes past the tile centre read (b, c) where the others read (a, b) */
-    const apply_u64 l1c = tile_lut64 (l1 + c, lo, hi),
-        l2c = tile_lut64 (l2 + c, lo, hi);
+    const apply_u64 l1c = tile_lut64 (l1 + c, v), l2c = tile_lut64 (l2 + c,
+        v);
     const uchar16 p0 = __builtin_convertvector (t[0] != t0, uchar16),
         p1 = __builtin_convertvector (t[1] != t0, uchar16),
         p2 = __builtin_convertvector (t[2] != t0, uchar16),
@@ -1194,7 +1189,7 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
 {
   CLAHE_ROW (CLAHE_W);
   const int n = min (CLAHE_W, width - x0);
-#if APPLY_W > 16 && X86_AVX512BW
+#if CLAHE_W == 64 && X86_AVX512BW
   if (n == 64 && clahe_chunk64 (s, d, x0, l1, l2, ya, ya1, inv_tw, tiles_x))
     return;
 #endif

@@ -40,14 +40,15 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   /* the frame's cut and map spread over the work-group: GPUs only, the
    * barriers cost CPU devices more than they save (kernels/histeq.cl);
    * the variable forces it either way */
-  const gchar *par_env = g_getenv (GST_CL_HISTEQ_PAR_TAIL_ENV);
-  const gboolean par_tail = par_env ? g_strcmp0 (par_env, "0") != 0 :
-      ctx->device->is_gpu;
+  const gboolean par_tail = gst_cl_env_choice (GST_CL_HISTEQ_PAR_TAIL_ENV,
+      0, 1, ctx->device->is_gpu);
   prog->apply_w = gst_cl_env_choice (GST_CL_HISTEQ_APPLY_W_ENV, 16, 512,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
+  /* the CLAHE apply takes 64 pixels through the same byte shuffles */
+  prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d", prog->copies, par_tail,
-      prog->apply_w);
+      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d", prog->copies,
+      par_tail, prog->apply_w, prog->clahe_w);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -447,9 +448,7 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   }
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  /* CLAHE_W in histeq.cl: 64 where the global apply takes more than 16 */
-  const gint apply_w = ci ? 16 : !g->clahe ? prog->apply_w :
-      prog->apply_w > 16 ? 64 : 16;
+  const gint apply_w = ci ? 16 : g->clahe ? prog->clahe_w : prog->apply_w;
   global[0] = (sp->width + apply_w - 1) / apply_w;
   global[1] = sp->height;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,

@@ -33,6 +33,7 @@ typedef struct
   cl_kernel apply_clahe[2];
   cl_kernel copy;
   gint apply_w;                 /* pixels per work-item of apply_global c1 */
+  gint clahe_w;                 /* pixels per work-item of apply_clahe c1 */
   size_t hist_local;            /* work-items per histogram work-group */
   gint copies;                  /* local histogram copies (bank spreading) */
 } GstCLHisteqProgram;
