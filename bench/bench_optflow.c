@@ -113,7 +113,10 @@ main (int argc, char **argv)
       const gfloat wts[4] = { 0 };
       gdouble *span = g_new (gdouble, MAX (iters, 1)), *pyr = g_new (gdouble,
           MAX (iters, 1)), *fl = g_new (gdouble, MAX (iters, 1));
-      gdouble *kind[3];         /* residual, box_h, solve */
+      /* residual, box_h, solve; on CPU devices' band kernels (one launch
+       * an iteration): all iterations, level 0's, zero + upsamples */
+      gdouble *kind[3];
+      const gboolean rows = prog.rows && !img;
       gint n_pyr_steps;
 
       if (img && !prog.images_ok)
@@ -125,8 +128,10 @@ main (int argc, char **argv)
         break;
       }
       /* Commands of the pyramid: luma, downsamples, then per level
-       * gradient, tensor (two kernels) and image copy. */
-      n_pyr_steps = 1 + (st.levels - 1) + st.levels * (img ? 4 : 3);
+       * gradient, tensor (two kernels) and image copy, or the band
+       * kernel doing gradient and tensor. */
+      n_pyr_steps = 1 + (st.levels - 1) + st.levels * (rows ? 1 : img ? 4 :
+          3);
       for (gint k = 0; k < 3; k++)
         kind[k] = g_new0 (gdouble, MAX (iters, 1));
       for (gint i = -3; i < iters; i++) {
@@ -150,11 +155,20 @@ main (int argc, char **argv)
           if ((gint) e < n_pyr_steps) {
             sp += (t1 - t0) / 1e6;
           } else {
-            /* per level: zero or upsample, then 3 kernels per iteration */
-            gint k = ((gint) e - n_pyr_steps) % (1 + 3 * iterations);
-            sf += (t1 - t0) / 1e6;
-            if (k > 0 && i >= 0)
-              kind[(k - 1) % 3][i] += (t1 - t0) / 1e6;
+            /* per level, coarse to fine: zero or upsample, then 3 kernels
+             * (1 on the bands) per iteration */
+            const gint per = rows ? 1 : 3, q = (gint) e - n_pyr_steps;
+            const gint k = q % (1 + per * iterations);
+            const gdouble ms = (t1 - t0) / 1e6;
+            sf += ms;
+            if (i >= 0 && rows) {
+              const gboolean level0 = q / (1 + iterations) == st.levels - 1;
+              kind[k > 0 ? 0 : 2][i] += ms;
+              if (k > 0 && level0)
+                kind[1][i] += ms / iterations;
+            } else if (k > 0 && i >= 0) {
+              kind[(k - 1) % 3][i] += ms;
+            }
           }
           clReleaseEvent (g_ptr_array_index (events, e));
         }
@@ -173,9 +187,15 @@ main (int argc, char **argv)
             dev->name, img ? "image" : "buffer", med, span[0],
             bench_median (pyr, iters), bench_median (fl, iters), 1000.0 / med,
             ref_ms > 0 ? ref_ms / med : 0.0);
-        g_print ("%-40s %-7s   flow kernels: residual %.3f, box_h %.3f, "
-            "solve %.3f\n", "", "", bench_median (kind[0], iters),
-            bench_median (kind[1], iters), bench_median (kind[2], iters));
+        if (rows)
+          g_print ("%-40s %-7s   flow kernels (bands): iterations %.3f "
+              "(level 0: %.3f each), zero + upsample %.3f\n", "", "",
+              bench_median (kind[0], iters), bench_median (kind[1], iters),
+              bench_median (kind[2], iters));
+        else
+          g_print ("%-40s %-7s   flow kernels: residual %.3f, box_h %.3f, "
+              "solve %.3f\n", "", "", bench_median (kind[0], iters),
+              bench_median (kind[1], iters), bench_median (kind[2], iters));
       }
       for (gint k = 0; k < 3; k++)
         g_free (kind[k]);

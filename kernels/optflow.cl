@@ -467,3 +467,526 @@ of_copy (__global const uchar * restrict src, uint src_off, int src_stride,
       d[i] = s[i];
   }
 }
+
+/* ---- CPU kernels (-DOF_ROWS=1, CPU devices only) -----------------------
+ * PoCL vectorises across work-items, and gives up where their loads go
+ * through clamped indices, as in every kernel above: those ran a 1080p
+ * frame in ~290 ms on two cores. These do the same arithmetic on explicit
+ * float16 vectors along x, one work-item per band of rows and chunk of
+ * columns, walking the rows in address order and keeping the window's
+ * horizontal sums in a private ring (as blur_fixed_rows does): a whole
+ * iteration (residual, window sums, solve) in one launch, gradient and
+ * tensor in another. The sums are the kernels' above, in the same order;
+ * docs/OPTFLOW.md, "CPU kernels". */
+#if OF_ROWS
+
+#define KW (2 * RADIUS + 1)
+#define OF_NV (OF_CW / 16)                      /* output vectors a row */
+#define OF_NR ((OF_CW + 2 * RADIUS + 15) / 16)  /* with the window's reach */
+#define OF_TNV (OF_TCW / 16)
+#define OF_TNR ((OF_TCW + 2 * RADIUS + 15) / 16)
+
+#if X86_AVX2
+/* One unaligned access each (see LOADU16_G in common.cl). */
+typedef float16 __attribute__ ((aligned (4))) float16_u4;
+#define LDG16(p) (*(__global const float16_u4 *) (p))
+#define STG16(v, p) (*(__global float16_u4 *) (p) = (v))
+#define CVT_F16(v) __builtin_convertvector (v, float16)
+#define CVT_I16(v) __builtin_convertvector (v, int16)
+#define CVT_UC16(v) __builtin_convertvector (v, uchar16)
+#else
+#define LDG16(p) vload16 (0, p)
+#define STG16(v, p) vstore16 (v, 0, p)
+#define CVT_F16(v) convert_float16 (v)
+#define CVT_I16(v) convert_int16 (v)
+#define CVT_UC16(v) convert_uchar16 (v)
+#endif
+
+/* 16 floats at p[i.s0] .. p[i.sf]. The gather builtin takes a pointer
+ * without address space: on a CPU device every space is the same memory,
+ * so the global pointer goes through an integer. */
+#if X86_AVX512BW
+#define GATHER16(p, i) __builtin_ia32_gathersiv16sf ((float16) 0.0f, \
+    (const void *) (size_t) (p), (i), (ushort) 0xffff, 4)
+#else
+#define GATHER16(p, i) (float16) ((p)[(i).s0], (p)[(i).s1], (p)[(i).s2], \
+    (p)[(i).s3], (p)[(i).s4], (p)[(i).s5], (p)[(i).s6], (p)[(i).s7], \
+    (p)[(i).s8], (p)[(i).s9], (p)[(i).sa], (p)[(i).sb], (p)[(i).sc], \
+    (p)[(i).sd], (p)[(i).se], (p)[(i).sf])
+#endif
+
+#define LANES16 ((int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+
+/* Lanes s .. s + 15 of the 32 of a and b (s a constant). A window sum
+ * reads each tap's 16 values this way from whole vectors: loads at every
+ * offset of a row just stored to private memory stall on store
+ * forwarding (docs/PERFORMANCE.md, "What we learned about PoCL"). */
+#if X86_AVX512BW
+/* valignd: one instruction, where LLVM 14 makes the shuffle a vpermt2ps
+ * and a copy of the operand it overwrites */
+#define SHIFT16(a, b, s) as_float16 (__builtin_ia32_alignd512 ( \
+    as_int16 (b), as_int16 (a), (s)))
+#else
+#define SHIFT16(a, b, s) __builtin_shufflevector (a, b, s, (s) + 1, \
+    (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7, (s) + 8, \
+    (s) + 9, (s) + 10, (s) + 11, (s) + 12, (s) + 13, (s) + 14, (s) + 15)
+#endif
+/* Values t .. t + 15 of the row of vectors v from vector u on. */
+#define WINDOW16(v, u, t) ((t) < 16 ? SHIFT16 (v[u], v[(u) + 1], (t) % 16) \
+    : SHIFT16 (v[(u) + 1], v[(u) + 2], (t) % 16))
+/* X (t) for every tap t of the window, in order (up to 31 taps). */
+#define TAP(X, t) if ((t) < KW) { X (t) }
+#define FOR_TAPS(X) TAP (X, 0) TAP (X, 1) TAP (X, 2) TAP (X, 3) TAP (X, 4) \
+    TAP (X, 5) TAP (X, 6) TAP (X, 7) TAP (X, 8) TAP (X, 9) TAP (X, 10) \
+    TAP (X, 11) TAP (X, 12) TAP (X, 13) TAP (X, 14) TAP (X, 15) \
+    TAP (X, 16) TAP (X, 17) TAP (X, 18) TAP (X, 19) TAP (X, 20) \
+    TAP (X, 21) TAP (X, 22) TAP (X, 23) TAP (X, 24) TAP (X, 25) \
+    TAP (X, 26) TAP (X, 27) TAP (X, 28) TAP (X, 29) TAP (X, 30)
+
+/* Interleaved pairs (x, y) of 16 pixels from @p (32 floats). */
+inline void
+load_pairs16 (__global const float *p, float16 * x, float16 * y)
+{
+  const float16 a = LDG16 (p), b = LDG16 (p + 16);
+  *x = (float16) (a.even, b.even);
+  *y = (float16) (a.odd, b.odd);
+}
+
+/* The same at pixel indices @i (edges). */
+inline void
+gather_pairs16 (__global const float *p, int16 i, float16 * x, float16 * y)
+{
+  *x = GATHER16 (p, 2 * i);
+  *y = GATHER16 (p, 2 * i + 1);
+}
+
+inline void
+store_pairs16 (__global float *p, float16 x, float16 y)
+{
+  STG16 ((float16) (x.s0, y.s0, x.s1, y.s1, x.s2, y.s2, x.s3, y.s3, x.s4,
+          y.s4, x.s5, y.s5, x.s6, y.s6, x.s7, y.s7), p);
+  STG16 ((float16) (x.s8, y.s8, x.s9, y.s9, x.sa, y.sa, x.sb, y.sb, x.sc,
+          y.sc, x.sd, y.sd, x.se, y.se, x.sf, y.sf), p + 16);
+}
+
+/* Smallest and largest lane (a tree of swizzles: PoCL's all () and
+ * any () test lane by lane). */
+inline int
+hmin16 (int16 v)
+{
+  const int8 a = min (v.lo, v.hi);
+  const int4 b = min (a.lo, a.hi);
+  const int2 c = min (b.lo, b.hi);
+  return min (c.x, c.y);
+}
+
+inline int
+hmax16 (int16 v)
+{
+  const int8 a = max (v.lo, v.hi);
+  const int4 b = max (a.lo, a.hi);
+  const int2 c = max (b.lo, b.hi);
+  return max (c.x, c.y);
+}
+
+/* sample_bilinear at 16 positions. A smooth flow puts the top-left
+ * corners of consecutive pixels at consecutive columns give or take one,
+ * on two rows at most: then nine row loads and selects, else four
+ * gathers. */
+inline float16
+sample_bilinear16 (__global const float *img, int w, int h, float16 px,
+    float16 py)
+{
+  px = clamp (px, -1.0f, (float) w);
+  py = clamp (py, -1.0f, (float) h);
+  const float16 fx0 = floor (px), fy0 = floor (py);
+  const float16 ax = px - fx0, ay = py - fy0;
+  const int16 x0 = CVT_I16 (fx0), y0 = CVT_I16 (fy0);
+  const int16 dx = x0 - LANES16;        /* x0 = lane + dx */
+  const int xmin = hmin16 (dx), ymin = hmin16 (y0);
+  float16 a0, a1, b0, b1;
+  if (xmin >= 0 && xmin + 18 <= w && ymin >= 0 && ymin + 3 <= h
+      && hmax16 (dx) - xmin <= 1 && hmax16 (y0) - ymin <= 1) {
+    const int16 right = dx > xmin, down = y0 > ymin;
+    __global const float *r = img + ymin * w + xmin;
+    float16 p0 = LDG16 (r), p1 = LDG16 (r + 1), p2 = LDG16 (r + 2);
+    const float16 t0 = select (p0, p1, right), t1 = select (p1, p2, right);
+    r += w;
+    p0 = LDG16 (r);
+    p1 = LDG16 (r + 1);
+    p2 = LDG16 (r + 2);
+    const float16 m0 = select (p0, p1, right), m1 = select (p1, p2, right);
+    r += w;
+    p0 = LDG16 (r);
+    p1 = LDG16 (r + 1);
+    p2 = LDG16 (r + 2);
+    const float16 u0 = select (p0, p1, right), u1 = select (p1, p2, right);
+    a0 = select (t0, m0, down);
+    a1 = select (t1, m1, down);
+    b0 = select (m0, u0, down);
+    b1 = select (m1, u1, down);
+  } else {
+    const int16 xa = clamp (x0, 0, w - 1), xb = clamp (x0 + 1, 0, w - 1);
+    const int16 ra = clamp (y0, 0, h - 1) * w;
+    const int16 rb = clamp (y0 + 1, 0, h - 1) * w;
+    a0 = GATHER16 (img, ra + xa);
+    a1 = GATHER16 (img, ra + xb);
+    b0 = GATHER16 (img, rb + xa);
+    b1 = GATHER16 (img, rb + xb);
+  }
+  const float16 t = mad (ax, a1 - a0, a0);
+  const float16 b = mad (ax, b1 - b0, b0);
+  return mad (ay, b - t, t);
+}
+
+/* of_gradient for the 16 pixels of rows @r0, @r1, @r2 (reflected around
+ * the middle one) from column @xs, each column clamped into the row. */
+inline void
+gradient16 (__global const float *r0, __global const float *r1,
+    __global const float *r2, int w, int xs, float16 * gx, float16 * gy)
+{
+  float16 a0, a2, b0, b2, c0, c2;       /* rows 0, 1, 2 at x - 1 and x + 1 */
+  float16 m0, m2;                       /* rows 0 and 2 at x */
+  if (xs >= 1 && xs + 17 <= w) {
+    a0 = LDG16 (r0 + xs - 1);
+    a2 = LDG16 (r0 + xs + 1);
+    b0 = LDG16 (r1 + xs - 1);
+    b2 = LDG16 (r1 + xs + 1);
+    c0 = LDG16 (r2 + xs - 1);
+    c2 = LDG16 (r2 + xs + 1);
+    m0 = LDG16 (r0 + xs);
+    m2 = LDG16 (r2 + xs);
+  } else {
+    /* reflect-101 neighbours of the clamped column */
+    const int16 x = clamp (xs + LANES16, 0, w - 1);
+    const int16 xm = select ((int16) min (1, w - 1), x - 1, x >= 1);
+    const int16 xp = select ((int16) max (w - 2, 0), x + 1, x + 1 < w);
+    a0 = GATHER16 (r0, xm);
+    a2 = GATHER16 (r0, xp);
+    b0 = GATHER16 (r1, xm);
+    b2 = GATHER16 (r1, xp);
+    c0 = GATHER16 (r2, xm);
+    c2 = GATHER16 (r2, xp);
+    m0 = GATHER16 (r0, x);
+    m2 = GATHER16 (r2, x);
+  }
+  *gx = (3.0f * (a2 - a0) + 10.0f * (b2 - b0) + 3.0f * (c2 - c0))
+      * (1.0f / 32.0f);
+  *gy = (3.0f * (c0 - a0) + 10.0f * (m2 - m0) + 3.0f * (c2 - a2))
+      * (1.0f / 32.0f);
+}
+
+/* of_residual_buf for the 16 pixels of row @y from column @xs, each
+ * column clamped into the frame (the window sums' clamp-to-edge). The
+ * gradients are of_gradient's, from prev's rows @y - 1, @y, @y + 1
+ * (@p0, @p1, @p2, reflected): three rows the band walks anyway cost less
+ * than another plane of 8 bytes a pixel to read. */
+inline void
+residual16 (__global const float *p0, __global const float *p1,
+    __global const float *p2, __global const float *next,
+    __global const float *flow, int w, int h, int y, int xs, float16 * rx,
+    float16 * ry)
+{
+  const int16 col = clamp (xs + LANES16, 0, w - 1);
+  float16 fx, fy, gx, gy, p;
+  gradient16 (p0, p1, p2, w, xs, &gx, &gy);
+  if (xs >= 0 && xs + 16 <= w) {
+    load_pairs16 (flow + 2 * (y * w + xs), &fx, &fy);
+    p = LDG16 (p1 + xs);
+  } else {
+    gather_pairs16 (flow, y * w + col, &fx, &fy);
+    p = GATHER16 (p1, col);
+  }
+  const float16 px = CVT_F16 (col) + fx, py = (float) y + fy;
+  const int16 inside = px >= 0.0f && px <= (float) (w - 1) && py >= 0.0f
+      && py <= (float) (h - 1);
+  const float16 e = select ((float16) 0.0f,
+      sample_bilinear16 (next, w, h, px, py) - p, inside);
+  const float16 c = gx * fx + gy * fy - e;
+  *rx = gx * c;
+  *ry = gy * c;
+}
+
+/* One iteration (of_residual_buf, of_box_h, of_solve) over a band of
+ * @band rows and OF_CW columns: reads @flow, writes @flow_out (the bands
+ * read each other's rows of @flow, so it cannot be updated in place).
+ * @tinv: of_prep_rows' three planes. */
+__kernel void
+of_iter_rows (__global const float *restrict prev,
+    __global const float *restrict next, __global const float *restrict tinv,
+    __global const float *restrict flow, int w, int h, float eps2, int first,
+    int band, __global float *restrict flow_out,
+    __global uchar * restrict conv)
+{
+  const int x0 = get_global_id (0) * OF_CW, y0 = get_global_id (1) * band;
+  if (x0 >= w || y0 >= h)
+    return;
+  const int nv = min (OF_NV, (w - x0 + 15) / 16);
+  const int nr = (16 * nv + 2 * RADIUS + 15) / 16;
+  const int rows = min (band, h - y0);
+  const int n = w * h;
+  float16 res_x[OF_NR], res_y[OF_NR];   /* a row's residuals from x0 - R */
+  float16 ring[KW][2][OF_NV];           /* their horizontal sums, x and y */
+
+  for (int i = 0; i < rows + 2 * RADIUS; i++) {
+    const int yi = clamp (y0 - RADIUS + i, 0, h - 1);
+    __global const float *p0 = prev + reflect101 (yi - 1, h) * w;
+    __global const float *p1 = prev + yi * w;
+    __global const float *p2 = prev + reflect101 (yi + 1, h) * w;
+    for (int v = 0; v < nr; v++)
+      residual16 (p0, p1, p2, next, flow, w, h, yi, x0 - RADIUS + 16 * v,
+          &res_x[v], &res_y[v]);
+    for (int u = 0; u < nv; u++) {
+      float16 sx = 0.0f, sy = 0.0f;
+#define H_TAP(t) \
+      sx += win[t] * WINDOW16 (res_x, u, t); \
+      sy += win[t] * WINDOW16 (res_y, u, t);
+      FOR_TAPS (H_TAP);
+#undef H_TAP
+      ring[i % KW][0][u] = sx;
+      ring[i % KW][1][u] = sy;
+    }
+    if (i < 2 * RADIUS)
+      continue;
+    /* output row y: ring slots of input rows y - RADIUS .. y + RADIUS */
+    const int y = y0 + i - 2 * RADIUS;
+    const float16 *slot[KW];
+    for (int t = 0; t < KW; t++)
+      slot[t] = &ring[(i + 1 + t) % KW][0][0];
+    for (int u = 0; u < nv; u++) {
+      float16 bx = 0.0f, by = 0.0f;
+#define V_TAP(t) \
+      bx += win[t] * slot[t][u]; \
+      by += win[t] * slot[t][OF_NV + u];
+      FOR_TAPS (V_TAP);
+#undef V_TAP
+      const int xs = x0 + 16 * u;
+      const bool full = xs + 16 <= w;
+      const int i0 = y * w + xs;
+      float16 fx, fy, ta, tb, tc;
+      uchar16 cv;
+      if (full) {
+        load_pairs16 (flow + 2 * i0, &fx, &fy);
+        ta = LDG16 (tinv + i0);
+        tb = LDG16 (tinv + n + i0);
+        tc = LDG16 (tinv + 2 * n + i0);
+        cv = LOADU16_G (conv + i0);
+      } else {
+        const int16 idx = y * w + min (xs + LANES16, w - 1);
+        gather_pairs16 (flow, idx, &fx, &fy);
+        ta = GATHER16 (tinv, idx);
+        tb = GATHER16 (tinv, n + idx);
+        tc = GATHER16 (tinv, 2 * n + idx);
+        for (int l = 0; l < 16; l++)
+          cv[l] = conv[idx[l]];
+      }
+      const float16 nx = ta * bx + tb * by, ny = tb * bx + tc * by;
+      const float16 dx = nx - fx, dy = ny - fy;
+      const int16 done = first ? (int16) 0 : CVT_I16 (cv) != 0;
+      const int16 moved = dx * dx + dy * dy < eps2;
+      const float16 ox = select (nx, fx, done), oy = select (ny, fy, done);
+      const uchar16 oc = CVT_UC16 (-(done | moved));
+      if (full) {
+        store_pairs16 (flow_out + 2 * i0, ox, oy);
+        STOREU16_G (oc, conv + i0);
+      } else {
+        for (int l = 0; l < w - xs; l++) {
+          flow_out[2 * (i0 + l)] = ox[l];
+          flow_out[2 * (i0 + l) + 1] = oy[l];
+          conv[i0 + l] = oc[l];
+        }
+      }
+    }
+  }
+}
+
+/* of_gradient, of_tensor_h and of_tensor_v over a band of @band rows and
+ * OF_TCW columns of level plane @src: the inverse tensors as three planes
+ * (a, b, c of [a b; b c]) of w x h floats into @tinv. The gradients stay
+ * private: of_iter_rows derives them again. */
+__kernel void
+of_prep_rows (__global const float *restrict src, int w, int h, float reg,
+    int band, __global float *restrict tinv)
+{
+  const int x0 = get_global_id (0) * OF_TCW, y0 = get_global_id (1) * band;
+  if (x0 >= w || y0 >= h)
+    return;
+  const int nv = min (OF_TNV, (w - x0 + 15) / 16);
+  const int nr = (16 * nv + 2 * RADIUS + 15) / 16;
+  const int rows = min (band, h - y0);
+  const int n = w * h;
+  float16 pa[OF_TNR], pb[OF_TNR], pc[OF_TNR];   /* gx^2, gx gy, gy^2 */
+  float16 ring[KW][3][OF_TNV];          /* their horizontal sums */
+
+  for (int i = 0; i < rows + 2 * RADIUS; i++) {
+    const int yi = clamp (y0 - RADIUS + i, 0, h - 1);
+    __global const float *r0 = src + reflect101 (yi - 1, h) * w;
+    __global const float *r1 = src + yi * w;
+    __global const float *r2 = src + reflect101 (yi + 1, h) * w;
+    for (int v = 0; v < nr; v++) {
+      float16 gx, gy;
+      gradient16 (r0, r1, r2, w, x0 - RADIUS + 16 * v, &gx, &gy);
+      pa[v] = gx * gx;
+      pb[v] = gx * gy;
+      pc[v] = gy * gy;
+    }
+    for (int u = 0; u < nv; u++) {
+      float16 sa = 0.0f, sb = 0.0f, sc = 0.0f;
+#define T_TAP(t) \
+      sa += win[t] * WINDOW16 (pa, u, t); \
+      sb += win[t] * WINDOW16 (pb, u, t); \
+      sc += win[t] * WINDOW16 (pc, u, t);
+      FOR_TAPS (T_TAP);
+#undef T_TAP
+      ring[i % KW][0][u] = sa;
+      ring[i % KW][1][u] = sb;
+      ring[i % KW][2][u] = sc;
+    }
+    if (i < 2 * RADIUS)
+      continue;
+    const int y = y0 + i - 2 * RADIUS;
+    const float16 *slot[KW];
+    for (int t = 0; t < KW; t++)
+      slot[t] = &ring[(i + 1 + t) % KW][0][0];
+    for (int u = 0; u < nv; u++) {
+      float16 a = 0.0f, b = 0.0f, c = 0.0f;
+#define V_TAP(t) \
+      a += win[t] * slot[t][u]; \
+      b += win[t] * slot[t][OF_TNV + u]; \
+      c += win[t] * slot[t][2 * OF_TNV + u];
+      FOR_TAPS (V_TAP);
+#undef V_TAP
+      a += reg;
+      c += reg;
+      const float16 inv = 1.0f / (a * c - b * b);
+      const float16 ia = c * inv, ib = -b * inv, ic = a * inv;
+      const int xs = x0 + 16 * u;
+      __global float *o = tinv + y * w + xs;
+      if (xs + 16 <= w) {
+        STG16 (ia, o);
+        STG16 (ib, o + n);
+        STG16 (ic, o + 2 * n);
+      } else {
+        for (int l = 0; l < w - xs; l++) {
+          o[l] = ia[l];
+          o[n + l] = ib[l];
+          o[2 * n + l] = ic[l];
+        }
+      }
+    }
+  }
+}
+
+/* of_pyrdown over a band of @band output rows and 16 * OF_NV output
+ * columns: each output row from its five input rows, the even and odd
+ * input columns of a vector's taps by shuffles of three loads. */
+__kernel void
+of_pyrdown_rows (__global const float *restrict src, int w, int h,
+    __global float *restrict dst, int dw, int dh, int band)
+{
+  const int x0 = get_global_id (0) * 16 * OF_NV;
+  const int y0 = get_global_id (1) * band;
+  if (x0 >= dw || y0 >= dh)
+    return;
+  const int nv = min (OF_NV, (dw - x0 + 15) / 16);
+  const int y1 = min (y0 + band, dh);
+
+  for (int y = y0; y < y1; y++) {
+    for (int u = 0; u < nv; u++) {
+      const int xs = x0 + 16 * u, b = 2 * xs - 2;
+      float16 acc = 0.0f;
+      for (int j = 0; j < 5; j++) {
+        __global const float *row = src + reflect101 (2 * y + j - 2, h) * w;
+        float16 e0, o0, e1, o1, e2;     /* taps 0..4: columns 2x - 2 .. 2x + 2 */
+        if (b >= 0 && b + 36 <= w) {
+          const float16 a0 = LDG16 (row + b), c0 = LDG16 (row + b + 16);
+          const float16 a1 = LDG16 (row + b + 2), c1 = LDG16 (row + b + 18);
+          const float16 a2 = LDG16 (row + b + 4), c2 = LDG16 (row + b + 20);
+          e0 = (float16) (a0.even, c0.even);
+          o0 = (float16) (a0.odd, c0.odd);
+          e1 = (float16) (a1.even, c1.even);
+          o1 = (float16) (a1.odd, c1.odd);
+          e2 = (float16) (a2.even, c2.even);
+        } else {
+          for (int l = 0; l < 16; l++) {
+            const int c = b + 2 * l;
+            e0[l] = row[reflect101 (c, w)];
+            o0[l] = row[reflect101 (c + 1, w)];
+            e1[l] = row[reflect101 (c + 2, w)];
+            o1[l] = row[reflect101 (c + 3, w)];
+            e2[l] = row[reflect101 (c + 4, w)];
+          }
+        }
+        float16 r = 0.0f;
+        r += 1.0f * e0;
+        r += 4.0f * o0;
+        r += 6.0f * e1;
+        r += 4.0f * o1;
+        r += 1.0f * e2;
+        acc += (j == 2 ? 6.0f : j & 1 ? 4.0f : 1.0f) * r;
+      }
+      acc *= 1.0f / 256.0f;
+      __global float *o = dst + y * dw + xs;
+      if (xs + 16 <= dw) {
+        STG16 (acc, o);
+      } else {
+        for (int l = 0; l < dw - xs; l++)
+          o[l] = acc[l];
+      }
+    }
+  }
+}
+
+/* of_upsample over a band of @band fine rows and 16 * OF_NV fine columns:
+ * even columns take a coarse value, odd ones the mean of two (ax is 0 or
+ * 1/2, and so is ay). */
+__kernel void
+of_upsample_rows (__global const float *restrict coarse, int cw, int ch,
+    __global float *restrict fine, int w, int h, int band)
+{
+  const int x0 = get_global_id (0) * 16 * OF_NV;
+  const int y0 = get_global_id (1) * band;
+  if (x0 >= w || y0 >= h)
+    return;
+  const int nv = min (OF_NV, (w - x0 + 15) / 16);
+  const int y1 = min (y0 + band, h);
+
+  for (int y = y0; y < y1; y++) {
+    const float ay = (y & 1) ? 0.5f : 0.0f;
+    __global const float *c0 = coarse + 2 * clamp (y >> 1, 0, ch - 1) * cw;
+    __global const float *c1 = coarse + 2 * clamp ((y >> 1) + 1, 0, ch - 1)
+        * cw;
+    for (int u = 0; u < nv; u++) {
+      const int xs = x0 + 16 * u, k = xs >> 1;
+      __global float *o = fine + 2 * (y * w + xs);
+      if (xs + 16 <= w && k + 9 <= cw) {
+        /* 8 coarse pairs from k and from k + 1, interleaved (x, y) */
+        const float16 ta = LDG16 (c0 + 2 * k), tb = LDG16 (c0 + 2 * k + 2);
+        const float16 ba = LDG16 (c1 + 2 * k), bb = LDG16 (c1 + 2 * k + 2);
+        const float16 tm = ta + 0.5f * (tb - ta), bm = ba + 0.5f * (bb - ba);
+        const float16 t_lo = (float16) (ta.s01, tm.s01, ta.s23, tm.s23,
+            ta.s45, tm.s45, ta.s67, tm.s67);
+        const float16 t_hi = (float16) (ta.s89, tm.s89, ta.sab, tm.sab,
+            ta.scd, tm.scd, ta.sef, tm.sef);
+        const float16 b_lo = (float16) (ba.s01, bm.s01, ba.s23, bm.s23,
+            ba.s45, bm.s45, ba.s67, bm.s67);
+        const float16 b_hi = (float16) (ba.s89, bm.s89, ba.sab, bm.sab,
+            ba.scd, bm.scd, ba.sef, bm.sef);
+        STG16 (2.0f * (t_lo + ay * (b_lo - t_lo)), o);
+        STG16 (2.0f * (t_hi + ay * (b_hi - t_hi)), o + 16);
+      } else {
+        for (int l = 0; l < min (16, w - xs); l++) {
+          const int x = xs + l, xa = clamp (x >> 1, 0, cw - 1);
+          const int xb = clamp ((x >> 1) + 1, 0, cw - 1);
+          const float ax = (x & 1) ? 0.5f : 0.0f;
+          const float2 ta = vload2 (xa, c0), tb = vload2 (xb, c0);
+          const float2 ba = vload2 (xa, c1), bb = vload2 (xb, c1);
+          const float2 t = ta + ax * (tb - ta), bt = ba + ax * (bb - ba);
+          vstore2 (2.0f * (t + ay * (bt - t)), l, o);
+        }
+      }
+    }
+  }
+}
+
+#endif /* OF_ROWS */

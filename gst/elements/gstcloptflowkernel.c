@@ -7,6 +7,23 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
 #define GST_CAT_DEFAULT gst_cl_debug
 
+/* The CPU kernels' private rings of horizontal window sums (two planes in
+ * of_iter_rows, three in of_prep_rows) stay within this, so they and a
+ * row of residuals or gradients stay in the L1 cache. */
+#define ROWS_RING_BYTES 24576
+#ifndef GST_CL_OPTFLOW_BAND_MAX
+#define GST_CL_OPTFLOW_BAND_MAX 128
+#endif
+
+/* Columns a CPU work-item takes: whole vectors of 16 floats, as many as
+ * @planes rings of @kw rows of them allow, at most 256. */
+static gint
+rows_chunk (gint kw, gint planes)
+{
+  const gint cw = ROWS_RING_BYTES / (planes * kw * 4) / 16 * 16;
+  return CLAMP (cw, 16, 256);
+}
+
 gboolean
 gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
     gint radius, GError ** error)
@@ -18,6 +35,13 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
   memset (prog, 0, sizeof (*prog));
   prog->radius = radius;
   prog->gpu = dev->is_gpu && dev->max_work_group_size >= 256;
+  /* The band kernels are written for CPUs (clang's vector builtins,
+   * a work-item per band): GPUs never build them. */
+  prog->rows = !dev->is_gpu && gst_cl_env_choice ("GST_CL_OPTFLOW_ROWS", 0,
+      1, 1);
+  prog->cw = rows_chunk (2 * radius + 1, 2);
+  prog->tcw = rows_chunk (2 * radius + 1, 3);
+  prog->compute_units = MAX (dev->compute_units, 1);
   {
     /* The window's weights are baked in, as the C reference computes them. */
     GString *wts = g_string_new (NULL);
@@ -25,6 +49,9 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
     gst_cl_ref_optflow_window (radius, win);
     for (gint i = 0; i <= 2 * radius; i++)
       g_string_append_printf (wts, "%s%.9ef", i ? "," : "", win[i]);
+    if (prog->rows)
+      g_string_append_printf (wts, " -DOF_ROWS=1 -DOF_CW=%d -DOF_TCW=%d",
+          prog->cw, prog->tcw);
     opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
         " -DRADIUS=%d -DWINDOW=%s%s", radius, wts->str,
         dev->image_support ? " -DWITH_IMAGES" : "");
@@ -56,6 +83,12 @@ gst_cl_optflow_program_init (GstCLOptflowProgram * prog, GstCLContext * ctx,
   KERNEL (overlay_c4, "of_overlay_c4");
   KERNEL (overlay_chroma, "of_overlay_chroma");
   KERNEL (copy, "of_copy");
+  if (prog->rows) {
+    KERNEL (prep_rows, "of_prep_rows");
+    KERNEL (iter_rows, "of_iter_rows");
+    KERNEL (pyrdown_rows, "of_pyrdown_rows");
+    KERNEL (upsample_rows, "of_upsample_rows");
+  }
 #undef KERNEL
 
   /* 32x8 groups only where every kernel allows 256 work-items. */
@@ -122,7 +155,8 @@ gst_cl_optflow_program_clear (GstCLOptflowProgram * prog)
     &prog->gradient, &prog->tensor_h, &prog->tensor_v, &prog->residual_buf,
     &prog->residual_img, &prog->box_h, &prog->solve, &prog->upsample,
     &prog->zero, &prog->block_means, &prog->overlay_c1, &prog->overlay_c4,
-    &prog->overlay_chroma, &prog->copy
+    &prog->overlay_chroma, &prog->copy, &prog->prep_rows, &prog->iter_rows,
+    &prog->pyrdown_rows, &prog->upsample_rows
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -345,6 +379,43 @@ run2d (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k, gint w,
   return CL_SUCCESS;
 }
 
+/* A launch of a CPU band kernel over w x h: a work-item per @cw columns
+ * and band of rows. Bands as tall as 64 rows (each recomputes 2 RADIUS
+ * rows of its neighbours' residuals), shorter where that leaves fewer than
+ * about 4 work-items per compute unit; the band height is passed back. */
+static cl_int
+run_rows (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k,
+    cl_uint band_arg, gint w, gint h, gint cw, cl_event * event,
+    GPtrArray * events)
+{
+  const gint chunks = (w + cw - 1) / cw;
+  const cl_int band = CLAMP (h * chunks / (4 * (gint) prog->compute_units),
+      16, GST_CL_OPTFLOW_BAND_MAX);
+  size_t global[2] = { chunks, (h + band - 1) / band };
+  size_t local[2] = { 1, 1 };
+  cl_event ev = NULL;
+  cl_int status;
+
+  status = clSetKernelArg (k, band_arg, sizeof (cl_int), &band);
+  if (status == CL_SUCCESS)
+    status = clEnqueueNDRangeKernel (q, k, 2, NULL, global, local, 0, NULL,
+        (event || events) ? &ev : NULL);
+  if (status != CL_SUCCESS)
+    return status;
+  if (events && ev) {
+    clRetainEvent (ev);
+    g_ptr_array_add (events, ev);
+  }
+  if (event) {
+    if (*event)
+      clReleaseEvent (*event);
+    *event = ev;
+  } else if (ev) {
+    clReleaseEvent (ev);
+  }
+  return CL_SUCCESS;
+}
+
 cl_int
 gst_cl_optflow_enqueue_luma (GstCLOptflowProgram * prog,
     cl_command_queue queue, cl_mem src, const GstCLPlane * sp,
@@ -376,9 +447,13 @@ gst_cl_optflow_enqueue_pyrdown (GstCLOptflowProgram * prog,
     cl_event * event)
 {
   const cl_int dw = (w + 1) / 2, dh = (h + 1) / 2;
-  cl_int status = set_args (prog->pyrdown, 6, MEM (src), INT (w), INT (h),
-      MEM (dst), INT (dw), INT (dh));
-  return status ? status : run2d (prog, queue, prog->pyrdown, dw, dh, event, NULL);
+  cl_kernel k = prog->rows ? prog->pyrdown_rows : prog->pyrdown;
+  cl_int status = set_args (k, 6, MEM (src), INT (w), INT (h), MEM (dst),
+      INT (dw), INT (dh));
+  if (status != CL_SUCCESS)
+    return status;
+  return prog->rows ? run_rows (prog, queue, k, 6, dw, dh, prog->cw, event, NULL) :
+      run2d (prog, queue, k, dw, dh, event, NULL);
 }
 
 cl_int
@@ -415,6 +490,57 @@ gst_cl_optflow_enqueue_tensor (GstCLOptflowProgram * prog,
   return tensor (prog, queue, grad, w, h, tmp, tinv, event, NULL);
 }
 
+/* Gradients and inverse tensors of a level; @bands: the CPU devices'
+ * fused kernel, whose tensors are planes for of_iter_rows (and which
+ * leaves @grad alone), else gradient + tensor. */
+static cl_int
+prep (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem src, gint w,
+    gint h, cl_mem grad, cl_mem tmp, cl_mem tinv, gboolean bands,
+    cl_event * event, GPtrArray * events)
+{
+  cl_int status;
+
+  if (bands) {
+    const cl_float reg = gst_cl_optflow_reg (prog->radius);
+    const cl_int band = 0;      /* set by run_rows */
+    status = set_args (prog->prep_rows, 6, MEM (src), INT (w), INT (h),
+        FLOAT (reg), INT (band), MEM (tinv));
+    return status ? status : run_rows (prog, queue, prog->prep_rows, 4, w, h,
+        prog->tcw, event, events);
+  }
+  status = set_args (prog->gradient, 4, MEM (src), INT (w), INT (h),
+      MEM (grad));
+  if (status == CL_SUCCESS)
+    status = run2d (prog, queue, prog->gradient, w, h, NULL, events);
+  return status ? status : tensor (prog, queue, grad, w, h, tmp, tinv, event,
+      events);
+}
+
+cl_int
+gst_cl_optflow_enqueue_prep (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, gint w, gint h, cl_mem grad,
+    cl_mem tmp, cl_mem tinv, cl_event * event)
+{
+  return prep (prog, queue, src, w, h, grad, tmp, tinv, prog->rows, event,
+      NULL);
+}
+
+/* The CPU devices' iteration: reads @flow, writes @flow_out. */
+static cl_int
+iteration_rows (GstCLOptflowProgram * prog, cl_command_queue queue,
+    cl_mem prev, cl_mem next, cl_mem tinv, gint w, gint h, gfloat epsilon,
+    gboolean first, cl_mem flow, cl_mem flow_out, cl_mem conv,
+    cl_event * event, GPtrArray * events)
+{
+  const cl_float eps2 = epsilon * epsilon;
+  const cl_int first_i = first, band = 0;       /* set by run_rows */
+  cl_int status = set_args (prog->iter_rows, 11, MEM (prev), MEM (next),
+      MEM (tinv), MEM (flow), INT (w), INT (h), FLOAT (eps2), INT (first_i),
+      INT (band), MEM (flow_out), MEM (conv));
+  return status ? status : run_rows (prog, queue, prog->iter_rows, 8, w, h,
+      prog->cw, event, events);
+}
+
 static cl_int
 iteration (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem prev,
     cl_mem next, cl_mem next_image, cl_mem grad, cl_mem tinv, gint w, gint h,
@@ -449,8 +575,16 @@ gst_cl_optflow_enqueue_iteration (GstCLOptflowProgram * prog,
     cl_mem grad, cl_mem tinv, gint w, gint h, gfloat epsilon, gboolean first,
     cl_mem res, cl_mem tmp, cl_mem flow, cl_mem conv, cl_event * event)
 {
-  return iteration (prog, queue, prev, next, next_image, grad, tinv, w, h,
-      epsilon, first, res, tmp, flow, conv, event, NULL);
+  cl_int status;
+
+  if (!prog->rows || next_image)
+    return iteration (prog, queue, prev, next, next_image, grad, tinv, w, h,
+        epsilon, first, res, tmp, flow, conv, event, NULL);
+  /* the frame alternates between two flow buffers; one call copies back */
+  status = iteration_rows (prog, queue, prev, next, tinv, w, h, epsilon,
+      first, flow, res, conv, NULL, NULL);
+  return status ? status : clEnqueueCopyBuffer (queue, res, flow, 0, 0,
+      (size_t) w * h * sizeof (cl_float2), 0, NULL, event);
 }
 
 cl_int
@@ -458,9 +592,13 @@ gst_cl_optflow_enqueue_upsample (GstCLOptflowProgram * prog,
     cl_command_queue queue, cl_mem coarse, gint cw, gint ch, cl_mem fine,
     gint w, gint h, cl_event * event)
 {
-  cl_int status = set_args (prog->upsample, 6, MEM (coarse), INT (cw),
-      INT (ch), MEM (fine), INT (w), INT (h));
-  return status ? status : run2d (prog, queue, prog->upsample, w, h, event, NULL);
+  cl_kernel k = prog->rows ? prog->upsample_rows : prog->upsample;
+  cl_int status = set_args (k, 6, MEM (coarse), INT (cw), INT (ch),
+      MEM (fine), INT (w), INT (h));
+  if (status != CL_SUCCESS)
+    return status;
+  return prog->rows ? run_rows (prog, queue, k, 6, w, h, prog->cw, event, NULL) :
+      run2d (prog, queue, k, w, h, event, NULL);
 }
 
 cl_int
@@ -496,10 +634,9 @@ build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
     STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
             st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
   for (gint l = 0; l < st->levels; l++) {
-    STEP (gst_cl_optflow_enqueue_gradient (prog, queue, np->luma[l],
-            st->lw[l], st->lh[l], np->grad[l], _evp));
-    status = tensor (prog, queue, np->grad[l], st->lw[l], st->lh[l], st->tmp,
-        np->tinv[l], NULL, events);
+    status = prep (prog, queue, np->luma[l], st->lw[l], st->lh[l],
+        np->grad[l], st->tmp, np->tinv[l], prog->rows && !st->images, NULL,
+        events);
     if (status != CL_SUCCESS)
       return status;
     if (st->images)
@@ -565,26 +702,39 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
       g_ptr_array_add (events, *event);
     }
   } else {
+    /* The CPU kernels alternate between the level's flow and st->res,
+     * starting where the last iteration ends in the level's flow. */
+    const gboolean rows = prog->rows && !st->images;
     for (gint l = st->levels - 1; l >= 0; l--) {
       cl_mem f = l ? st->flow[l] : flow;
+      cl_mem in = rows && params->iterations % 2 ? st->res : f;
       if (l == st->levels - 1) {
         const cl_int n2 = st->lw[l] * st->lh[l];
         size_t global = GST_ROUND_UP_64 (n2);
-        status = set_args (prog->zero, 2, MEM (f), INT (n2));
+        status = set_args (prog->zero, 2, MEM (in), INT (n2));
         if (status != CL_SUCCESS)
           return status;
         STEP (clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL, &global,
                 NULL, 0, NULL, _evp));
       } else {
         STEP (gst_cl_optflow_enqueue_upsample (prog, queue, st->flow[l + 1],
-                st->lw[l + 1], st->lh[l + 1], f, st->lw[l], st->lh[l], _evp));
+                st->lw[l + 1], st->lh[l + 1], in, st->lw[l], st->lh[l],
+                _evp));
       }
       for (gint it = 0; it < params->iterations; it++) {
         const gboolean last = l == 0 && it == params->iterations - 1;
-        status = iteration (prog, queue, pp->luma[l], np->luma[l],
-            st->images ? np->image[l] : NULL, pp->grad[l], pp->tinv[l],
-            st->lw[l], st->lh[l], params->epsilon, it == 0, st->res, st->tmp,
-            f, st->conv, last ? event : NULL, events);
+        if (rows) {
+          cl_mem out = in == f ? st->res : f;
+          status = iteration_rows (prog, queue, pp->luma[l], np->luma[l],
+              pp->tinv[l], st->lw[l], st->lh[l], params->epsilon, it == 0,
+              in, out, st->conv, last ? event : NULL, events);
+          in = out;
+        } else {
+          status = iteration (prog, queue, pp->luma[l], np->luma[l],
+              st->images ? np->image[l] : NULL, pp->grad[l], pp->tinv[l],
+              st->lw[l], st->lh[l], params->epsilon, it == 0, st->res,
+              st->tmp, f, st->conv, last ? event : NULL, events);
+        }
         if (status != CL_SUCCESS)
           return status;
       }

@@ -40,11 +40,18 @@ typedef struct
   cl_program program;
   gint radius;
   gboolean gpu;                 /* 32x8 work-groups */
+  /* CPU devices (GST_CL_OPTFLOW_ROWS=0 turns it off): the band kernels
+   * (of_*_rows: the iteration and gradient + tensor fused), OF_CW /
+   * OF_TCW columns a work-item */
+  gboolean rows;
+  gint cw, tcw;
+  guint compute_units;
   gboolean images_ok;           /* CL_R/CL_FLOAT images with linear filter */
   gsize image_max_w, image_max_h;
   cl_kernel luma_c1, luma_c4, pyrdown, gradient, tensor_h, tensor_v;
   cl_kernel residual_buf, residual_img, box_h, solve, upsample, zero;
   cl_kernel block_means, overlay_c1, overlay_c4, overlay_chroma, copy;
+  cl_kernel prep_rows, iter_rows, pyrdown_rows, upsample_rows;
 } GstCLOptflowProgram;
 
 /* One frame's pyramid and what the flow needs of it as the previous
@@ -52,8 +59,8 @@ typedef struct
 typedef struct
 {
   cl_mem luma[GST_CL_OPTFLOW_MAX_LEVELS];      /* float */
-  cl_mem grad[GST_CL_OPTFLOW_MAX_LEVELS];      /* float2 */
-  cl_mem tinv[GST_CL_OPTFLOW_MAX_LEVELS];      /* float4 */
+  cl_mem grad[GST_CL_OPTFLOW_MAX_LEVELS];      /* float2 (not on the bands) */
+  cl_mem tinv[GST_CL_OPTFLOW_MAX_LEVELS];      /* float4, or 3 planes */
   cl_mem image[GST_CL_OPTFLOW_MAX_LEVELS];     /* image2d, image path only */
 } GstCLOptflowPyramid;
 
@@ -157,8 +164,19 @@ cl_int gst_cl_optflow_enqueue_gradient (GstCLOptflowProgram * prog,
 cl_int gst_cl_optflow_enqueue_tensor (GstCLOptflowProgram * prog,
     cl_command_queue queue, cl_mem grad, gint w, gint h, cl_mem tmp,
     cl_mem tinv, cl_event * event);
-/* One iteration; @next_image (image path) or @next (buffer path); @res and
- * @tmp: float2 scratch of w x h. */
+/* What a level needs as the previous frame, as the frame's pyramid makes
+ * it: gradients of @src into @grad and inverse tensors into @tinv (@tmp:
+ * float4 scratch of w x h) with gradient + tensor; or, where prog->rows
+ * (CPU devices), one fused kernel that writes the tensors as three planes
+ * (a, b, c of [a b; b c], w x h floats each) and no gradients, which
+ * of_iter_rows derives from the level itself. */
+cl_int gst_cl_optflow_enqueue_prep (GstCLOptflowProgram * prog,
+    cl_command_queue queue, cl_mem src, gint w, gint h, cl_mem grad,
+    cl_mem tmp, cl_mem tinv, cl_event * event);
+/* One iteration, updating @flow; @next_image (image path) or @next
+ * (buffer path); @res and @tmp: float2 scratch of w x h. @grad and @tinv
+ * as gst_cl_optflow_enqueue_prep makes them for this path: with
+ * prog->rows and no image, tinv as planes and @grad unused. */
 cl_int gst_cl_optflow_enqueue_iteration (GstCLOptflowProgram * prog,
     cl_command_queue queue, cl_mem prev, cl_mem next, cl_mem next_image,
     cl_mem grad, cl_mem tinv, gint w, gint h, gfloat epsilon, gboolean first,
