@@ -5,7 +5,8 @@
  * pyramid (luma, downsample, gradients, tensors, images) and the flow
  * (iterations), for buffer and, where the device has them, image sampling,
  * beside the C reference's time for the same frame. A report, never a test.
- * Usage: bench_optflow [WIDTH HEIGHT [ITERS [LEVELS [ITERATIONS [WINDOW]]]]] */
+ * Usage: bench_optflow [WIDTH HEIGHT [ITERS [LEVELS [ITERATIONS [WINDOW
+ *        [FINEST]]]]]] (FINEST: the finest level refined, finest-level) */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
 #include "elements/gstcloptflowkernel.h"
@@ -42,12 +43,12 @@ event_times (cl_event ev, cl_ulong * t0, cl_ulong * t1)
  * fine), for the CPU-figure beside the kernels. Returns ms. */
 static gdouble
 reference_ms (const guint8 * a, const guint8 * b, gint w, gint h, gint levels,
-    gint iterations, gint r)
+    gint finest, gint iterations, gint r)
 {
   gint64 t0 = g_get_monotonic_time ();
 
   free (gst_cl_ref_optflow_dense (a, w, b, w, w, h,
-          gst_cl_optflow_effective_levels (w, h, levels), r,
+          gst_cl_optflow_effective_levels (w, h, levels), finest, r,
           gst_cl_optflow_reg (r), iterations, 0.01f));
   return (g_get_monotonic_time () - t0) / 1000.0;
 }
@@ -61,6 +62,7 @@ main (int argc, char **argv)
   gint levels = argc > 4 ? atoi (argv[4]) : 5;
   gint iterations = argc > 5 ? atoi (argv[5]) : 5;
   gint window = argc > 6 ? atoi (argv[6]) : 15;
+  gint finest = argc > 7 ? atoi (argv[7]) : 0;
   const GPtrArray *devices;
   GError *err = NULL;
   const gsize size = (gsize) width * height;
@@ -78,7 +80,8 @@ main (int argc, char **argv)
     fill_frame (frames[i], width, width, height, i * 2.5f, i * -1.5f);
   }
   ref_ms = iters > 0 && (gsize) width * height <= 1920 * 1080 ?
-      reference_ms (frames[0], frames[1], width, height, levels, iterations,
+      reference_ms (frames[0], frames[1], width, height, levels, finest,
+      iterations,
       window / 2) : -1;
 
   g_print ("optflow %dx%d, %d levels, %d iterations, window %d; median of "
@@ -108,7 +111,7 @@ main (int argc, char **argv)
 
     for (gint img = 0; img <= 1; img++) {
       GstCLOptflowState st = { 0 };
-      GstCLOptflowParams params = { iterations, 0.01f };
+      GstCLOptflowParams params = { iterations, 0.01f, finest };
       GstCLPlane plane = { 0, width, width, height, 1 };
       const gfloat wts[4] = { 0 };
       gdouble *span = g_new (gdouble, MAX (iters, 1)), *pyr = g_new (gdouble,
@@ -117,7 +120,7 @@ main (int argc, char **argv)
        * an iteration): all iterations, level 0's, zero + upsamples */
       gdouble *kind[3];
       const gboolean rows = prog.rows && !img;
-      gint n_pyr_steps;
+      gint n_pyr_steps, refined_from;
 
       if (img && !prog.images_ok)
         break;
@@ -127,11 +130,12 @@ main (int argc, char **argv)
         g_clear_error (&err);
         break;
       }
+      refined_from = CLAMP (finest, 0, st.levels - 1);
       /* Commands of the pyramid: luma, downsamples, then per level
        * gradient, tensor (two kernels) and image copy, or the band
        * kernel doing gradient and tensor. */
-      n_pyr_steps = 1 + (st.levels - 1) + st.levels * (rows ? 1 : img ? 4 :
-          3);
+      n_pyr_steps = 1 + (st.levels - 1) + (st.levels - refined_from) *
+          (rows ? 1 : img ? 4 : 3);
       for (gint k = 0; k < 3; k++)
         kind[k] = g_new0 (gdouble, MAX (iters, 1));
       for (gint i = -3; i < iters; i++) {
@@ -158,11 +162,14 @@ main (int argc, char **argv)
             /* per level, coarse to fine: zero or upsample, then 3 kernels
              * (1 on the bands) per iteration */
             const gint per = rows ? 1 : 3, q = (gint) e - n_pyr_steps;
-            const gint k = q % (1 + per * iterations);
+            const gboolean refined = q < (st.levels - refined_from) *
+                (1 + per * iterations);
+            const gint k = refined ? q % (1 + per * iterations) : 0;
             const gdouble ms = (t1 - t0) / 1e6;
             sf += ms;
             if (i >= 0 && rows) {
-              const gboolean level0 = q / (1 + iterations) == st.levels - 1;
+              const gboolean level0 = refined &&
+                  q / (1 + iterations) == st.levels - refined_from - 1;
               kind[k > 0 ? 0 : 2][i] += ms;
               if (k > 0 && level0)
                 kind[1][i] += ms / iterations;
@@ -189,7 +196,7 @@ main (int argc, char **argv)
             ref_ms > 0 ? ref_ms / med : 0.0);
         if (rows)
           g_print ("%-40s %-7s   flow kernels (bands): iterations %.3f "
-              "(level 0: %.3f each), zero + upsample %.3f\n", "", "",
+              "(finest level: %.3f each), zero + upsample %.3f\n", "", "",
               bench_median (kind[0], iters), bench_median (kind[1], iters),
               bench_median (kind[2], iters));
         else

@@ -187,6 +187,56 @@ GST_START_TEST (test_every_format)
 }
 GST_END_TEST;
 
+/* finest-level: the field refined at a quarter of the resolution still
+ * finds the shift; lowered while playing it goes on without a restart
+ * (the previous frame's finer levels are prepared then); above the
+ * coarsest level it is the coarsest level. */
+GST_START_TEST (test_finest_level)
+{
+  GstHarness *h = clcheck_new_harness ("cloptflow",
+      "device=cpu finest-level=2");
+  GstBuffer *out;
+  gdouble mx, my, cx, cy;
+
+  make_canvas ();
+  gst_harness_set_src_caps (h, clcheck_caps ("GRAY8", W, H));
+  gst_buffer_unref (push_pull (h, make_frame ("GRAY8", W, H, 0, 0)));
+  out = push_pull (h, make_frame ("GRAY8", W, H, SHIFT_X, SHIFT_Y));
+  meta_mean (out, W, H, &mx, &my);
+  GST_INFO ("finest-level 2: %.4f, %.4f", mx, my);
+  fail_unless (fabs (mx - SHIFT_X) < 0.15 && fabs (my - SHIFT_Y) < 0.15,
+      "finest-level 2: mean flow %f, %f", mx, my);
+  gst_buffer_unref (out);
+
+  g_object_set (h->element, "finest-level", 0, NULL);
+  out = push_pull (h, make_frame ("GRAY8", W, H, 2 * SHIFT_X, 2 * SHIFT_Y));
+  meta_mean (out, W, H, &mx, &my);
+  GST_INFO ("finest-level 0 after 2: %.4f, %.4f", mx, my);
+  fail_unless (fabs (mx - SHIFT_X) < 0.1 && fabs (my - SHIFT_Y) < 0.1,
+      "finest-level lowered while playing: mean flow %f, %f", mx, my);
+  gst_buffer_unref (out);
+
+  /* 160x120 has 5 levels: 4 is the coarsest, 7 means the same */
+  g_object_set (h->element, "finest-level", 4, NULL);
+  out = push_pull (h, make_frame ("GRAY8", W, H, 3 * SHIFT_X, 3 * SHIFT_Y));
+  meta_mean (out, W, H, &cx, &cy);
+  gst_buffer_unref (out);
+  g_object_set (h->element, "finest-level", 7, NULL);
+  gst_buffer_unref (push_pull (h, make_frame ("GRAY8", W, H, 2 * SHIFT_X,
+              2 * SHIFT_Y)));
+  out = push_pull (h, make_frame ("GRAY8", W, H, 3 * SHIFT_X, 3 * SHIFT_Y));
+  meta_mean (out, W, H, &mx, &my);
+  GST_INFO ("finest-level 4: %.4f, %.4f; 7: %.4f, %.4f", cx, cy, mx, my);
+  fail_unless (mx == cx && my == cy, "finest-level 7 %f, %f != 4 %f, %f",
+      mx, my, cx, cy);
+  /* the coarsest level is 10x8 pixels: roughly the shift */
+  fail_unless (fabs (mx - SHIFT_X) < 1 && fabs (my - SHIFT_Y) < 1,
+      "coarsest level only: mean flow %f, %f", mx, my);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_unsupported_caps_refused)
 {
   clcheck_assert_refuses ("cloptflow", "YUY2");
@@ -572,6 +622,7 @@ cloptflow_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format);
+  tcase_add_test (tc, test_finest_level);
   tcase_add_test (tc, test_unsupported_caps_refused);
   tcase_add_test (tc, test_properties_and_bad_values);
   tcase_add_test (tc, test_messages);

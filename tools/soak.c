@@ -130,7 +130,7 @@ check_flow (Stage * st, GstBuffer * out, gdouble * outliers)
       GST_VIDEO_FRAME_PLANE_STRIDE (&fa, 0),
       GST_VIDEO_FRAME_PLANE_DATA (&fb, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 0), w, h,
-      gst_cl_optflow_effective_levels (w, h, levels), window / 2,
+      gst_cl_optflow_effective_levels (w, h, levels), 0, window / 2,
       gst_cl_optflow_reg (window / 2), iterations, (gfloat) eps);
   gst_video_frame_unmap (&fa);
   gst_video_frame_unmap (&fb);

@@ -621,19 +621,17 @@ gst_cl_optflow_enqueue_to_image (cl_command_queue queue, cl_mem src,
       g_ptr_array_add (events, _ev); \
   } G_STMT_END
 
-/* Everything of slot @np derived from its level-0 luma: the other levels,
- * gradients and tensors (for when it is the previous frame) and images
- * (for when it is sampled as the next one). */
+/* What the flow needs of levels @from .. @to - 1 of slot @np: gradients
+ * and tensors (for when it is the previous frame) and images (for when it
+ * is sampled as the next one). */
 static cl_int
-build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
-    cl_command_queue queue, GstCLOptflowPyramid * np, GPtrArray * events)
+prep_levels (GstCLOptflowProgram * prog, GstCLOptflowState * st,
+    cl_command_queue queue, GstCLOptflowPyramid * np, gint from, gint to,
+    GPtrArray * events)
 {
   cl_int status;
 
-  for (gint l = 1; l < st->levels; l++)
-    STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
-            st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
-  for (gint l = 0; l < st->levels; l++) {
+  for (gint l = from; l < to; l++) {
     status = prep (prog, queue, np->luma[l], st->lw[l], st->lh[l],
         np->grad[l], st->tmp, np->tinv[l], prog->rows && !st->images, NULL,
         events);
@@ -644,6 +642,22 @@ build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
               np->image[l], st->lw[l], st->lh[l], _evp));
   }
   return CL_SUCCESS;
+}
+
+/* Everything of slot @np derived from its level-0 luma: the other levels,
+ * and what the flow needs of those from @from up (prep_levels). */
+static cl_int
+build_pyramid (GstCLOptflowProgram * prog, GstCLOptflowState * st,
+    cl_command_queue queue, GstCLOptflowPyramid * np, gint from,
+    GPtrArray * events)
+{
+  cl_int status;
+
+  for (gint l = 1; l < st->levels; l++)
+    STEP (gst_cl_optflow_enqueue_pyrdown (prog, queue, np->luma[l - 1],
+            st->lw[l - 1], st->lh[l - 1], np->luma[l], _evp));
+  np->prep_from = from;
+  return prep_levels (prog, st, queue, np, from, st->levels, events);
 }
 
 cl_int
@@ -659,7 +673,7 @@ gst_cl_optflow_state_restore_prev (GstCLOptflowProgram * prog,
   status = clEnqueueWriteBuffer (queue, st->pyr[st->prev].luma[0], CL_TRUE,
       0, bytes, luma, 0, NULL, NULL);
   if (status == CL_SUCCESS)
-    status = build_pyramid (prog, st, queue, &st->pyr[st->prev], NULL);
+    status = build_pyramid (prog, st, queue, &st->pyr[st->prev], 0, NULL);
   if (status == CL_SUCCESS)
     status = clEnqueueMarkerWithWaitList (queue, 0, NULL, event);
   st->have_prev = status == CL_SUCCESS;
@@ -675,16 +689,22 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
   const gint cur = st->prev ^ 1;
   GstCLOptflowPyramid *np = &st->pyr[cur], *pp = &st->pyr[st->prev];
   const gboolean have_prev = st->have_prev;
+  const gint finest = CLAMP (params->finest, 0, st->levels - 1);
   cl_int status;
 
   if (sp->width != st->width || sp->height != st->height ||
       prog->radius != st->radius || (st->images && !prog->residual_img))
     return CL_INVALID_VALUE;
 
-  /* 1. the new frame: its luma, then what the flow needs of it */
+  /* 1. the new frame: its luma, then what the flow needs of it (of the
+   * levels refined); and of the previous one, where finest came down */
   STEP (gst_cl_optflow_enqueue_luma (prog, queue, src, sp, wts, np->luma[0],
           _evp));
-  status = build_pyramid (prog, st, queue, np, events);
+  status = build_pyramid (prog, st, queue, np, finest, events);
+  if (status == CL_SUCCESS && have_prev && pp->prep_from > finest) {
+    status = prep_levels (prog, st, queue, pp, finest, pp->prep_from, events);
+    pp->prep_from = finest;
+  }
   if (status != CL_SUCCESS)
     return status;
 
@@ -705,7 +725,7 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
     /* The CPU kernels alternate between the level's flow and st->res,
      * starting where the last iteration ends in the level's flow. */
     const gboolean rows = prog->rows && !st->images;
-    for (gint l = st->levels - 1; l >= 0; l--) {
+    for (gint l = st->levels - 1; l >= finest; l--) {
       cl_mem f = l ? st->flow[l] : flow;
       cl_mem in = rows && params->iterations % 2 ? st->res : f;
       if (l == st->levels - 1) {
@@ -722,7 +742,8 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
                 _evp));
       }
       for (gint it = 0; it < params->iterations; it++) {
-        const gboolean last = l == 0 && it == params->iterations - 1;
+        const gboolean last = l == finest && finest == 0 &&
+            it == params->iterations - 1;
         if (rows) {
           cl_mem out = in == f ? st->res : f;
           status = iteration_rows (prog, queue, pp->luma[l], np->luma[l],
@@ -737,6 +758,16 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
         }
         if (status != CL_SUCCESS)
           return status;
+      }
+    }
+    /* below the finest level refined: its field, upsampled */
+    for (gint l = finest - 1; l >= 0; l--) {
+      STEP (gst_cl_optflow_enqueue_upsample (prog, queue, st->flow[l + 1],
+              st->lw[l + 1], st->lh[l + 1], l ? st->flow[l] : flow,
+              st->lw[l], st->lh[l], l || !event ? _evp : event));
+      if (!l && event && events && *event) {
+        clRetainEvent (*event);
+        g_ptr_array_add (events, *event);
       }
     }
   }

@@ -62,6 +62,7 @@ typedef struct
   cl_mem grad[GST_CL_OPTFLOW_MAX_LEVELS];      /* float2 (not on the bands) */
   cl_mem tinv[GST_CL_OPTFLOW_MAX_LEVELS];      /* float4, or 3 planes */
   cl_mem image[GST_CL_OPTFLOW_MAX_LEVELS];     /* image2d, image path only */
+  gint prep_from;               /* grad and tinv exist from this level up */
 } GstCLOptflowPyramid;
 
 /* The temporal state, all of it: two pyramid slots (the previous frame and
@@ -86,6 +87,9 @@ typedef struct
 {
   gint iterations;
   gfloat epsilon;
+  /* the finest level refined (0: full resolution); the field is that
+   * level's, upsampled, below it (at most the coarsest level) */
+  gint finest;
 } GstCLOptflowParams;
 
 gboolean gst_cl_optflow_program_init (GstCLOptflowProgram * prog,

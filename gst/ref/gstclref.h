@@ -183,11 +183,11 @@ void gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch,
  * computes it on buffers: both pyramids of @levels levels (already
  * limited to the frame), then coarse to fine, zero at the top, upsampled
  * below, @iterations iterations per level (the first ignoring the
- * convergence flags), regularisation @reg. Returns 2 * w * h floats
- * (free ()). */
+ * convergence flags) down to level @finest, below it only upsampled;
+ * regularisation @reg. Returns 2 * w * h floats (free ()). */
 float *gst_cl_ref_optflow_dense (const uint8_t * a, int a_stride,
-    const uint8_t * b, int b_stride, int w, int h, int levels, int r,
-    float reg, int iterations, float eps);
+    const uint8_t * b, int b_stride, int w, int h, int levels, int finest,
+    int r, float reg, int iterations, float eps);
 /* Mean flow of each bs x bs block (the last ones clipped): means[2i..]. */
 void gst_cl_ref_optflow_block_means (const float *flow, int w, int h, int bs,
     float *means);

@@ -227,8 +227,8 @@ gst_cl_ref_optflow_upsample (const float *coarse, int cw, int ch, float *fine,
 
 float *
 gst_cl_ref_optflow_dense (const uint8_t * a, int a_stride, const uint8_t * b,
-    int b_stride, int w, int h, int levels, int r, float reg, int iterations,
-    float eps)
+    int b_stride, int w, int h, int levels, int finest, int r, float reg,
+    int iterations, float eps)
 {
   int lw[GST_CL_OPTFLOW_MAX_LEVELS], lh[GST_CL_OPTFLOW_MAX_LEVELS];
   float *pa[GST_CL_OPTFLOW_MAX_LEVELS], *pb[GST_CL_OPTFLOW_MAX_LEVELS];
@@ -259,6 +259,8 @@ gst_cl_ref_optflow_dense (const uint8_t * a, int a_stride, const uint8_t * b,
       free (flow);
     }
     flow = f;
+    if (l < finest)
+      continue;
     gst_cl_ref_optflow_gradient (pa[l], lw[l], lh[l], grad);
     gst_cl_ref_optflow_tensor (grad, lw[l], lh[l], r, reg, tinv);
     for (int it = 0; it < iterations; it++)
