@@ -815,31 +815,32 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
   for (int i = 0; i < rows + 2 * RY; i++) {
     __global const uchar *row =
         src + src_off + reflect101 (y0 - RY + i, height) * src_stride;
-    /* ring slots of input rows i - KY + 1 .. i, oldest first */
-    int slot[KY];
+    /* ring rows of input rows i - KY + 1 .. i, oldest first: pointers
+     * made once a row (indexing the ring by slot in the chunk loop cost
+     * four address instructions a tap) */
+    fx_us *slot[KY];
 #pragma unroll
     for (int k = 0; k < KY; k++)
-      slot[k] = (i + 1 + k) % KY;
+      slot[k] = ring[(i + 1 + k) % KY];
     const int r = i - 2 * RY;   /* output row finished by this input row */
     __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
     for (int c = 0; c < chunks; c++) {
       const int xb = x0 + c * FXW;
       const fx_us h = across_row_fx (cn, row, xb, width,
           xb - rxb >= 0 && xb + FXW + rxb <= wb);
-      ring[slot[KY - 1]][c] = h;
+      slot[KY - 1][c] = h;
       if (r < 0)
         continue;
 #if FXPAIRS
-      fx_us acc = (fx_us) FXR + MULHI (ring[slot[RY]][c], fy[RY]);
+      fx_us acc = (fx_us) FXR + MULHI (slot[RY][c], fy[RY]);
 #pragma unroll
       for (int j = 0; j < RY; j++)
-        acc += MULHI (RHADD (ring[slot[j]][c], ring[slot[KY - 1 - j]][c]),
-            fy[j]);
+        acc += MULHI (RHADD (slot[j][c], slot[KY - 1 - j][c]), fy[j]);
 #else
       fx_us acc = (fx_us) FXR;
 #pragma unroll
       for (int k = 0; k < KY; k++)
-        acc += MULHI (ring[slot[k]][c], fy[k]);
+        acc += MULHI (slot[k][c], fy[k]);
 #endif
       store_fx (acc, out + xb, wb - xb);
     }
