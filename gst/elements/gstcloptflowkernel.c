@@ -11,9 +11,10 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_debug);
  * of_iter_rows, three in of_prep_rows) stay within this, so they and a
  * row of residuals or gradients stay in the L1 cache. */
 #define ROWS_RING_BYTES 24576
-#ifndef GST_CL_OPTFLOW_BAND_MAX
-#define GST_CL_OPTFLOW_BAND_MAX 128
-#endif
+/* Rows of a band at most: 2 RADIUS more rows of residuals are 11% of 128
+ * (64 and 128 measured alike within this machine's noise: 62-68 and
+ * 62-64 ms a 1080p frame; 32, 68-72). */
+#define ROWS_BAND_MAX 128
 
 /* Columns a CPU work-item takes: whole vectors of 16 floats, as many as
  * @planes rings of @kw rows of them allow, at most 256. */
@@ -343,6 +344,24 @@ set_args (cl_kernel k, guint n, ...)
 #define UINT(x) sizeof (cl_uint), (const void *) &(x)
 #define FLOAT(x) sizeof (cl_float), (const void *) &(x)
 
+/* A launch's event @ev into @event (replacing what was there) or, when
+ * @events collects, also appended there; else released. */
+static void
+keep_event (cl_event ev, cl_event * event, GPtrArray * events)
+{
+  if (events && ev) {
+    clRetainEvent (ev);
+    g_ptr_array_add (events, ev);
+  }
+  if (event) {
+    if (*event)
+      clReleaseEvent (*event);
+    *event = ev;
+  } else if (ev) {
+    clReleaseEvent (ev);
+  }
+}
+
 /* A 2D launch over w x h (one work-item per pixel), event into @event or,
  * when @events collects, also appended there. */
 static cl_int
@@ -365,24 +384,15 @@ run2d (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k, gint w,
       prog->gpu ? local : NULL, 0, NULL, (event || events) ? &ev : NULL);
   if (status != CL_SUCCESS)
     return status;
-  if (events && ev) {
-    clRetainEvent (ev);
-    g_ptr_array_add (events, ev);
-  }
-  if (event) {
-    if (*event)
-      clReleaseEvent (*event);
-    *event = ev;
-  } else if (ev) {
-    clReleaseEvent (ev);
-  }
+  keep_event (ev, event, events);
   return CL_SUCCESS;
 }
 
 /* A launch of a CPU band kernel over w x h: a work-item per @cw columns
- * and band of rows. Bands as tall as 64 rows (each recomputes 2 RADIUS
- * rows of its neighbours' residuals), shorter where that leaves fewer than
- * about 4 work-items per compute unit; the band height is passed back. */
+ * and band of rows, the band's height in argument @band_arg. Bands as tall
+ * as ROWS_BAND_MAX rows (each recomputes 2 RADIUS rows of its neighbours'
+ * residuals), shorter where that leaves fewer than about 4 work-items per
+ * compute unit. */
 static cl_int
 run_rows (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k,
     cl_uint band_arg, gint w, gint h, gint cw, cl_event * event,
@@ -390,7 +400,7 @@ run_rows (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k,
 {
   const gint chunks = (w + cw - 1) / cw;
   const cl_int band = CLAMP (h * chunks / (4 * (gint) prog->compute_units),
-      16, GST_CL_OPTFLOW_BAND_MAX);
+      16, ROWS_BAND_MAX);
   size_t global[2] = { chunks, (h + band - 1) / band };
   size_t local[2] = { 1, 1 };
   cl_event ev = NULL;
@@ -402,17 +412,7 @@ run_rows (GstCLOptflowProgram * prog, cl_command_queue q, cl_kernel k,
         (event || events) ? &ev : NULL);
   if (status != CL_SUCCESS)
     return status;
-  if (events && ev) {
-    clRetainEvent (ev);
-    g_ptr_array_add (events, ev);
-  }
-  if (event) {
-    if (*event)
-      clReleaseEvent (*event);
-    *event = ev;
-  } else if (ev) {
-    clReleaseEvent (ev);
-  }
+  keep_event (ev, event, events);
   return CL_SUCCESS;
 }
 
