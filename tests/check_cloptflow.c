@@ -40,12 +40,15 @@ rnd (void)
   return seed >> 24;
 }
 
-/* Texture: noise box-blurred twice (5x5), contrast stretched. */
+/* Texture: noise box-blurred twice (5x5), contrast stretched. The same
+ * every call, whichever tests ran before in the process (CK_FORK=no). */
 static void
 make_canvas (void)
 {
   static gfloat a[CH][CW], b[CH][CW];
   gfloat lo = 1e9, hi = -1e9;
+
+  seed = 7;
 
   for (gint y = 0; y < CH; y++)
     for (gint x = 0; x < CW; x++)
@@ -204,7 +207,9 @@ GST_START_TEST (test_finest_level)
   out = push_pull (h, make_frame ("GRAY8", W, H, SHIFT_X, SHIFT_Y));
   meta_mean (out, W, H, &mx, &my);
   GST_INFO ("finest-level 2: %.4f, %.4f", mx, my);
-  fail_unless (fabs (mx - SHIFT_X) < 0.15 && fabs (my - SHIFT_Y) < 0.15,
+  /* measured 2.87, -2.01: the quarter-resolution limit of the accuracy
+   * test (tests/test_opencv_optflow.py) */
+  fail_unless (fabs (mx - SHIFT_X) < 0.25 && fabs (my - SHIFT_Y) < 0.25,
       "finest-level 2: mean flow %f, %f", mx, my);
   gst_buffer_unref (out);
 
@@ -216,8 +221,11 @@ GST_START_TEST (test_finest_level)
       "finest-level lowered while playing: mean flow %f, %f", mx, my);
   gst_buffer_unref (out);
 
-  /* 160x120 has 5 levels: 4 is the coarsest, 7 means the same */
-  g_object_set (h->element, "finest-level", 4, NULL);
+  /* with 3 levels (a restart), 2 is the coarsest (40x30), 7 means the
+   * same */
+  g_object_set (h->element, "levels", 3, "finest-level", 2, NULL);
+  gst_buffer_unref (push_pull (h, make_frame ("GRAY8", W, H, 2 * SHIFT_X,
+              2 * SHIFT_Y)));
   out = push_pull (h, make_frame ("GRAY8", W, H, 3 * SHIFT_X, 3 * SHIFT_Y));
   meta_mean (out, W, H, &cx, &cy);
   gst_buffer_unref (out);
@@ -226,11 +234,11 @@ GST_START_TEST (test_finest_level)
               2 * SHIFT_Y)));
   out = push_pull (h, make_frame ("GRAY8", W, H, 3 * SHIFT_X, 3 * SHIFT_Y));
   meta_mean (out, W, H, &mx, &my);
-  GST_INFO ("finest-level 4: %.4f, %.4f; 7: %.4f, %.4f", cx, cy, mx, my);
-  fail_unless (mx == cx && my == cy, "finest-level 7 %f, %f != 4 %f, %f",
+  GST_INFO ("finest-level 2 of 3: %.4f, %.4f; 7: %.4f, %.4f", cx, cy, mx,
+      my);
+  fail_unless (mx == cx && my == cy, "finest-level 7 %f, %f != 2 %f, %f",
       mx, my, cx, cy);
-  /* the coarsest level is 10x8 pixels: roughly the shift */
-  fail_unless (fabs (mx - SHIFT_X) < 1 && fabs (my - SHIFT_Y) < 1,
+  fail_unless (fabs (mx - SHIFT_X) < 0.25 && fabs (my - SHIFT_Y) < 0.25,
       "coarsest level only: mean flow %f, %f", mx, my);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
