@@ -610,6 +610,35 @@ gst_cl_optflow_enqueue_to_image (cl_command_queue queue, cl_mem src,
       NULL, event);
 }
 
+/* Zeros @n float2 of @flow. */
+static cl_int
+zero_flow (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem flow,
+    cl_int n, cl_event * event)
+{
+  size_t global = GST_ROUND_UP_64 (n);
+  cl_int status = set_args (prog->zero, 2, MEM (flow), INT (n));
+  return status ? status : clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL,
+      &global, NULL, 0, NULL, event);
+}
+
+/* The frame's last command went to @event: when profiling, @events gets
+ * it too. */
+static void
+keep_last (cl_event * event, GPtrArray * events)
+{
+  if (event && events && *event) {
+    clRetainEvent (*event);
+    g_ptr_array_add (events, *event);
+  }
+}
+
+/* The iteration and level step of CPU devices (the bands), on buffers. */
+static gboolean
+use_bands (const GstCLOptflowProgram * prog, const GstCLOptflowState * st)
+{
+  return prog->rows && !st->images;
+}
+
 /* Runs @call and, when profiling, keeps its event. */
 #define STEP(call) G_STMT_START { \
     cl_event _ev = NULL; \
@@ -633,7 +662,7 @@ prep_levels (GstCLOptflowProgram * prog, GstCLOptflowState * st,
 
   for (gint l = from; l < to; l++) {
     status = prep (prog, queue, np->luma[l], st->lw[l], st->lh[l],
-        np->grad[l], st->tmp, np->tinv[l], prog->rows && !st->images, NULL,
+        np->grad[l], st->tmp, np->tinv[l], use_bands (prog, st), NULL,
         events);
     if (status != CL_SUCCESS)
       return status;
@@ -710,40 +739,25 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
 
   /* 2. the flow, coarse to fine */
   if (!have_prev) {
-    const cl_int n2 = st->width * st->height;
-    size_t global = GST_ROUND_UP_64 (n2);
-    status = set_args (prog->zero, 2, MEM (flow), INT (n2));
-    if (status != CL_SUCCESS)
-      return status;
-    STEP (clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL, &global, NULL,
-            0, NULL, event ? event : _evp));
-    if (event && events && *event) {
-      clRetainEvent (*event);
-      g_ptr_array_add (events, *event);
-    }
+    STEP (zero_flow (prog, queue, flow, st->width * st->height,
+            event ? event : _evp));
+    keep_last (event, events);
   } else {
     /* The CPU kernels alternate between the level's flow and st->res,
      * starting where the last iteration ends in the level's flow. */
-    const gboolean rows = prog->rows && !st->images;
+    const gboolean rows = use_bands (prog, st);
     for (gint l = st->levels - 1; l >= finest; l--) {
       cl_mem f = l ? st->flow[l] : flow;
       cl_mem in = rows && params->iterations % 2 ? st->res : f;
       if (l == st->levels - 1) {
-        const cl_int n2 = st->lw[l] * st->lh[l];
-        size_t global = GST_ROUND_UP_64 (n2);
-        status = set_args (prog->zero, 2, MEM (in), INT (n2));
-        if (status != CL_SUCCESS)
-          return status;
-        STEP (clEnqueueNDRangeKernel (queue, prog->zero, 1, NULL, &global,
-                NULL, 0, NULL, _evp));
+        STEP (zero_flow (prog, queue, in, st->lw[l] * st->lh[l], _evp));
       } else {
         STEP (gst_cl_optflow_enqueue_upsample (prog, queue, st->flow[l + 1],
                 st->lw[l + 1], st->lh[l + 1], in, st->lw[l], st->lh[l],
                 _evp));
       }
       for (gint it = 0; it < params->iterations; it++) {
-        const gboolean last = l == finest && finest == 0 &&
-            it == params->iterations - 1;
+        const gboolean last = l == 0 && it == params->iterations - 1;
         if (rows) {
           cl_mem out = in == f ? st->res : f;
           status = iteration_rows (prog, queue, pp->luma[l], np->luma[l],
@@ -765,10 +779,8 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
       STEP (gst_cl_optflow_enqueue_upsample (prog, queue, st->flow[l + 1],
               st->lw[l + 1], st->lh[l + 1], l ? st->flow[l] : flow,
               st->lw[l], st->lh[l], l || !event ? _evp : event));
-      if (!l && event && events && *event) {
-        clRetainEvent (*event);
-        g_ptr_array_add (events, *event);
-      }
+      if (!l)
+        keep_last (event, events);
     }
   }
   st->prev = cur;
