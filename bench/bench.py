@@ -322,6 +322,16 @@ def over_budget(ctx):
     return False
 
 
+def budget_timeout(ctx, seconds):
+    """@seconds, or less where --budget ends sooner: a run that would
+    overrun the budget is stopped, so the results are still written before
+    an outer time limit (the budget itself is only checked between runs)"""
+    if not ctx.args.budget:
+        return seconds
+    left = ctx.args.budget - (time.time() - ctx.t_start)
+    return max(1.0, min(seconds, left + 5.0))
+
+
 def run_pipelines(ctx, fmt, w, h, middles):
     """{middle: [result per repetition]} from bench_pipeline (under clprof)"""
     a = ctx.args
@@ -333,11 +343,18 @@ def run_pipelines(ctx, fmt, w, h, middles):
     if ctx.prof:
         env["LD_PRELOAD"] = ctx.prof + (" " + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
     res = {m: [] for m in middles}
-    for _ in range(a.reps):             # interleaved repetitions
+    for rep in range(a.reps):           # interleaved repetitions
+        if rep and over_budget(ctx):
+            break
         try:
             p = subprocess.run(argv + list(middles), env=env, capture_output=True, text=True,
-                               timeout=a.timeout * len(middles))
+                               timeout=budget_timeout(ctx, a.timeout * len(middles)))
         except subprocess.TimeoutExpired:
+            if over_budget(ctx):
+                for m in middles:
+                    if not res[m]:
+                        res[m].append({"pipeline": m, "error": "skipped (--budget)"})
+                break
             ctx.notes.append(f"bench_pipeline {fmt} {w}x{h}: timeout")
             continue
         for line in p.stdout.splitlines():
@@ -365,9 +382,10 @@ def ff_time(ctx, argv, prof_out=None):
         env["LD_PRELOAD"] = ctx.prof
         env["CLPROF_OUT"] = prof_out
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=ctx.args.timeout, env=env)
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=budget_timeout(ctx, ctx.args.timeout), env=env)
     except subprocess.TimeoutExpired:
-        raise RuntimeError("timeout")
+        raise RuntimeError("skipped (--budget)" if over_budget(ctx) else "timeout")
     m = re.search(r"bench: utime=\S+ stime=\S+ rtime=([\d.]+)s", p.stderr)
     if p.returncode or not m:
         lines = [l for l in p.stderr.splitlines() if re.search(r"rror|nvalid|not supported|fail", l, re.I)]
@@ -488,7 +506,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run")
     ap.add_argument("--budget", type=float, default=0,
                     help="seconds; once the run has taken this long, what is left is skipped "
-                         "(listed as errors), so a time-limited job still writes its results")
+                         "(listed as errors) and a pipeline or FFmpeg run still going is stopped "
+                         "5 s after it, so a time-limited job still writes its results")
     ap.add_argument("--tag", default="", help="label stored with every row (e.g. cores=4)")
     ap.add_argument("--out", default="bench-results", help="folder for bench.json / bench.csv")
     a = ap.parse_args()

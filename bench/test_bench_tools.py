@@ -79,5 +79,23 @@ check(rc == 0 and res and len(res) % 2 == 0, f"bench_floor: a line per device an
 check(all(r[k] > 0 for r in res for k in ("rw_kernel_ms", "copy_ms", "upload_ms", "download_ms")),
       "floor times are positive")
 
+# 5. bench.py's --budget also shortens the runs that would overrun it (so a
+# time-limited job still writes its results): budget_timeout () on a fake
+# context, no timing measured
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import time                                     # noqa: E402
+import types                                    # noqa: E402
+import bench as bench_py                        # noqa: E402
+now = time.time()
+ctx = types.SimpleNamespace(args=types.SimpleNamespace(budget=100.0), t_start=now - 90.0)
+t = bench_py.budget_timeout(ctx, 120.0)
+check(10.0 <= t <= 16.0, f"10 s of budget left: a 120 s run may take 10 s + 5 s grace ({t:.1f})")
+ctx.t_start = now - 200.0
+check(bench_py.budget_timeout(ctx, 120.0) == 1.0, "budget spent: 1 s")
+ctx.t_start = now - 10.0
+check(bench_py.budget_timeout(ctx, 30.0) == 30.0, "a run shorter than the budget left is kept")
+ctx.args.budget = 0
+check(bench_py.budget_timeout(ctx, 120.0) == 120.0, "no budget: the timeout as given")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
