@@ -53,7 +53,8 @@ static gint n_checked, n_failed;
 static const gchar *
 path_name (const GstCLHisteqProgram * prog)
 {
-  return prog->serial ? "serial" : prog->fused ? "fused" : "atomic";
+  return prog->serial ? (prog->fused ? "serial-fused" : "serial") :
+      prog->fused ? "fused" : "atomic";
 }
 static void
 fill (guint8 * p, gint stride, gint wb, gint h, gint content)
@@ -435,18 +436,21 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
 }
 
 /* The histogram paths every device runs: 0 atomics in local memory, then
- * cut and LUT launches (GPUs before fusion); 1 one work-item per group
- * (CPUs); 2 histogram, cut and LUT in one launch (GPUs). */
-#define N_PATHS 3
+ * cut and LUT launches (GPUs before fusion); 1 one work-item per group,
+ * then cut and LUT launches (CPUs' CLAHE, and global mode with
+ * GST_CL_HISTEQ_FUSED=0); 2 histogram, cut and LUT in one launch (GPUs);
+ * 3 the same from one-item groups (CPUs' global mode; CLAHE takes path 1
+ * there). */
+#define N_PATHS 4
 static void
 set_path (GstCLHisteqProgram * prog, gint path)
 {
-  prog->serial = path == 1;
-  prog->fused = path == 2;
+  prog->serial = path == 1 || path == 3;
+  prog->fused = path == 2 || path == 3;
 }
 
-/* HISTEQ_CHECK_PATHS=atomic,serial (any of atomic, serial, fused): only
- * those paths; all by default. */
+/* HISTEQ_CHECK_PATHS=atomic,serial (any of atomic, serial, fused,
+ * serial-fused): only those paths; all by default. */
 static gboolean
 path_wanted (GstCLHisteqProgram * prog, gint path)
 {

@@ -19,6 +19,18 @@ gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4])
   w[b] = 29;
 }
 
+/* CPU devices whose OpenCL compiler has run histeq_hist_lut_serial
+ * through the checker: PoCL 3 (here and in CI). PoCL 5.0 compiled the
+ * GPUs' fused kernel's one-item frame step wrongly (docs/HISTEQ.md), and
+ * this kernel has not been checked there yet, so other CPU devices keep
+ * the separate launches. */
+static gboolean
+serial_fused_checked (const GstCLDeviceInfo * dev)
+{
+  return g_str_has_prefix (dev->platform_name, "Portable Computing Language")
+      && g_str_has_prefix (dev->driver_version, "3.");
+}
+
 gboolean
 gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     GError ** error)
@@ -34,9 +46,12 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       MIN (256, ctx->device->max_work_group_size) : 16;
   prog->copies = ctx->device->is_gpu ? 16 : 1;
   prog->serial = !ctx->device->is_gpu;
-  /* one launch for histogram, cut and LUT needs 256-item groups */
-  prog->fused = ctx->device->is_gpu && prog->hist_local == BINS &&
-      g_strcmp0 (g_getenv (GST_CL_HISTEQ_FUSED_ENV), "0") != 0;
+  /* one launch for histogram, cut and LUT: on GPUs with 256-item groups,
+   * on CPUs from the serial histogram's groups (global mode) where that
+   * kernel has been checked; the variable forces it either way */
+  prog->fused = gst_cl_env_choice (GST_CL_HISTEQ_FUSED_ENV, 0, 1,
+      prog->serial ? serial_fused_checked (ctx->device) : TRUE) &&
+      (prog->serial || prog->hist_local == BINS);
   /* the frame's cut and map spread over the work-group: GPUs only, the
    * barriers cost CPU devices more than they save (kernels/histeq.cl);
    * the variable forces it either way */
@@ -68,6 +83,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     KERNEL (prog->hist_lut[i], name);
     g_snprintf (name, sizeof (name), "histeq_hist_serial_%s", suffix[i]);
     KERNEL (prog->hist_serial[i], name);
+    g_snprintf (name, sizeof (name), "histeq_hist_lut_serial_%s", suffix[i]);
+    KERNEL (prog->hist_lut_serial[i], name);
     g_snprintf (name, sizeof (name), "histeq_apply_global_%s", suffix[i]);
     KERNEL (prog->apply_global[i], name);
     g_snprintf (name, sizeof (name), "histeq_apply_clahe_%s", suffix[i]);
@@ -91,6 +108,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
   cl_kernel *all[] = { &prog->hist[0], &prog->hist[1], &prog->lut,
     &prog->hist_lut[0], &prog->hist_lut[1],
     &prog->hist_serial[0], &prog->hist_serial[1],
+    &prog->hist_lut_serial[0], &prog->hist_lut_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut
   };
@@ -327,16 +345,6 @@ enqueue_hist_cut_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
 
 }
 
-cl_int
-gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
-    cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
-    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
-    cl_event * event, cl_event * steps)
-{
-  return gst_cl_histeq_enqueue_planes (prog, bufs, queue, params, w, src, sp,
-      dst, dp, 1, event, steps);
-}
-
 /* (src offset, src stride, dst offset, dst stride, width in bytes, height)
  * of a plane the fused kernel copies; all zero: none */
 static void
@@ -353,6 +361,60 @@ copy_plane_arg (cl_int p[8], const GstCLPlane * sp, const GstCLPlane * dp)
   p[5] = sp->height;
 }
 
+/* CPUs, global mode: histogram, scene cut and LUT in one launch of one-item
+ * groups (histeq_hist_lut_serial), which also copy planes 1..@n_copied. */
+static cl_int
+enqueue_hist_lut_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, gint ci,
+    const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
+    cl_float alpha, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const cl_int total = g->tw * g->th, smooth_arg = smooth;
+  size_t global[2] = { bufs->slices, 1 }, local[2] = { 1, 1 };
+  cl_kernel k = prog->hist_lut_serial[ci];
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= set_tile_args (k, &a, src, sp, g, bufs->slices, wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float),
+      &params->cut_threshold);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &smooth_arg);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
+  for (guint i = 1; i <= 2; i++) {
+    cl_int cp[8];
+    copy_plane_arg (cp, i <= n_copied ? &sp[i] : NULL, &dp[i]);
+    status |= clSetKernelArg (k, a++, sizeof (cp), cp);
+  }
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      steps ? &steps[0] : NULL);
+  if (status == CL_SUCCESS)
+    bufs->hist_slices = bufs->slices;
+  return status;
+}
+
+cl_int
+gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
+    cl_mem src, const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event, cl_event * steps)
+{
+  return gst_cl_histeq_enqueue_planes (prog, bufs, queue, params, w, src, sp,
+      dst, dp, 1, event, steps);
+}
+
 cl_int
 gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     GstCLHisteqBuffers * bufs, cl_command_queue queue,
@@ -360,10 +422,12 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp, guint n_planes,
     cl_event * event, cl_event * steps)
 {
-  /* planes copied inside the fused launch */
-  const guint n_in_fused = prog->fused && !prog->serial && n_planes <= 3 ?
-      n_planes - 1 : 0;
   const GstCLHisteqGeometry *g = &bufs->geom;
+  const gboolean gpu_fused = prog->fused && !prog->serial;
+  const gboolean serial_fused = prog->fused && prog->serial && !g->clahe;
+  /* planes copied inside the fused launch */
+  const guint n_in_fused = (gpu_fused || serial_fused) && n_planes <= 3 ?
+      n_planes - 1 : 0;
   const gint ci = cn_index (sp->pixel_bytes);
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
@@ -379,7 +443,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
 
-  if (prog->fused && !prog->serial) {
+  if (serial_fused) {
+    status = enqueue_hist_lut_serial (prog, bufs, queue, params, ci, wts,
+        src, sp, dst, dp, n_in_fused, smooth, reset, alpha, steps);
+  } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
     k = prog->hist_lut[ci];

@@ -23,9 +23,12 @@ typedef struct
   cl_kernel hist_serial[2];     /* c1, c4: one item per group (CPUs) */
   gboolean serial;              /* use hist_serial (the device's default) */
   cl_kernel hist_lut[2];        /* c1, c4: histogram, cut and LUT fused */
-  gboolean fused;               /* use hist_lut (GPUs' default; the
-                                 * environment's GST_CL_HISTEQ_FUSED=0
-                                 * turns it off), unless serial */
+  cl_kernel hist_lut_serial[2]; /* c1, c4: the same from hist_serial's
+                                 * groups (CPUs, global mode) */
+  gboolean fused;               /* use hist_lut, or with serial
+                                 * hist_lut_serial in global mode (the
+                                 * default; the environment's
+                                 * GST_CL_HISTEQ_FUSED=0 turns it off) */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
@@ -73,6 +76,8 @@ typedef struct
  * (BT.601, sum 256). */
 void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 
+/* 0: histogram, cut and LUT as separate launches; 1: in one (the default
+ * on GPUs and on PoCL 3; see serial_fused_checked ()) */
 #define GST_CL_HISTEQ_FUSED_ENV "GST_CL_HISTEQ_FUSED"
 /* 1: the frame's cut and map computed by the whole work-group (default on
  * GPUs), 0: by one work-item (default elsewhere) */
@@ -97,7 +102,8 @@ gsize gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs);
 /* Histogram, LUT and apply for the luma of one plane (@pixel_bytes 1 or 4,
  * @w the luma weights for 4). Never waits; @event: the last command.
  * Launches per frame: histogram, scene cut (smoothing on), LUT, apply; with
- * @prog->fused: histogram+cut+LUT, apply (CLAHE with smoothing: + LUT).
+ * @prog->fused: histogram+cut+LUT, apply (CLAHE with smoothing: + LUT; on
+ * CPU devices CLAHE keeps the separate launches).
  * @steps, when not NULL: 4 events (histogram (fused: histogram, cut and
  * LUT), scene cut or NULL, LUT or NULL, apply) for profiling, to be
  * released by the caller. */
