@@ -2,9 +2,10 @@
 /* Kernel times of clhisteq's kernels on every OpenCL device, from profiling
  * events (median of N frames), for noise and for a flat frame (the worst
  * case of histogram atomics: every work-item hits one bin), beside the C
- * reference. On GPUs each case runs twice in the same process: "old", the
+ * reference. Each case runs twice in the same process: "old", the
  * separate launches (histogram, cut, LUT, apply), and "fused" (histogram,
- * cut and LUT in one launch, then apply), with the ratio of their totals.
+ * cut and LUT in one launch, then apply; "sfused" on CPU devices, global
+ * mode only), with the ratio of their totals.
  * Each device's line starts with the floors, timed the same way: one
  * read+write kernel over the frame, and "two passes": a kernel that only
  * reads the frame, then the read+write kernel, timed from the first's start
@@ -85,7 +86,8 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
 
   g_print ("  %-6s %-5s %-5s smooth=%-2u %-6s", cn == 1 ? "GRAY8" : "RGBA",
       flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing,
-      prog->serial ? "serial" : prog->fused ? "fused" : "old");
+      prog->serial ? (prog->fused && !mode ? "sfused" : "serial") :
+      prog->fused ? "fused" : "old");
   for (gint s = 0; s < N_STEPS; s++)
     g_print (" %s %7.3f", step_names[s], bench_median (t[s], iters));
   gdouble total = bench_median (t[N_STEPS], iters);
@@ -123,21 +125,22 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   return total;
 }
 
-/* One case on the device's default path; on GPUs old and fused, with the
- * ratio. */
+/* One case, old and fused, with the ratio (CPU devices' CLAHE and GPUs
+ * without 256-item groups: their one path). */
 static void
 run_both (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
     gint height, gint cn, gboolean flat, GstCLHisteqMode mode, guint smoothing,
     gint iters)
 {
+  const gboolean fused = prog->fused;
   gdouble old_ms, new_ms;
 
-  /* BENCH_HISTEQ_BOTH=1: old and fused on CPU devices too */
+  /* BENCH_HISTEQ_BOTH=1: the GPUs' old and fused on CPU devices too */
   if (g_getenv ("BENCH_HISTEQ_BOTH")) {
     prog->serial = FALSE;
     prog->hist_local = 256;
   }
-  if (prog->serial || prog->hist_local != 256) {
+  if (prog->serial ? mode == GST_CL_HISTEQ_CLAHE : prog->hist_local != 256) {
     run_case (ctx, prog, width, height, cn, flat, mode, smoothing, iters);
     return;
   }
@@ -147,6 +150,7 @@ run_both (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   prog->fused = TRUE;
   new_ms = run_case (ctx, prog, width, height, cn, flat, mode, smoothing,
       iters);
+  prog->fused = fused;
   g_print ("  -> fused / old: %.2fx (%.3f -> %.3f ms per frame)\n",
       new_ms / old_ms, old_ms, new_ms);
 }
