@@ -21,6 +21,8 @@
  *                     global = (local * slices, tiles), local = (L, 1)
  *   histeq_hist_serial_cN   the same for CPU devices: one work-item per group
  *                     global = (slices, tiles), local = (1, 1)
+ *   histeq_hist_lut_cN, histeq_hist_lut_serial_cN   histogram, cut and LUT
+ *                     in one launch (GPUs; CPUs in global mode): below
  *   histeq_cut        with smoothing on: scene-cut verdict and brightness
  *                     shift of the frame
  *                     global = local = (256)
