@@ -347,10 +347,64 @@ equalize_map_group (__local int *hist, int total, __local float *f,
 typedef struct
 {
   int q[BINS], bins[SHIFT_BINS];
-  float f[BINS], g[BINS], pdf[BINS], tm[BINS], ts[BINS];
-  float inv_l, target_l, d_l;
+  float f[BINS], g[BINS], tm[BINS], ts[BINS];
+  float target_l, d_l;
   int cut_l, stop_l, i0_l;
 } CutLocal;
+
+/* The frame's part of histeq_cut in one work-item (CPU devices): scene
+ * cut and smoothed pdf from the frame's histogram in L->q and, in global
+ * mode (@clahe 0), the smoothed mapping, target mean and the brightness
+ * shift (Newton, 3 steps, as find_shift () in gst/ref/histeq.c), all sums
+ * in tree_sum_serial ()'s order. Sets L->cut_l for CLAHE's part. */
+inline void
+cut_serial (int clahe, float alpha, float cut_threshold, int reset,
+    __global float * restrict frame_state, __local CutLocal * L)
+{
+  /* frame_state[0..255]: the smoothed pdf, [FS_MAP..]: the mapping */
+  int count = 0;
+  for (int j = 0; j < BINS; j++)
+    count += L->q[j];
+  const float inv = 1.0f / (float) count;
+  int cut = reset || frame_state[FS_VALID] == 0.0f;
+  for (int j = 0; j < BINS; j++)
+    L->tm[j] = fabs ((float) L->q[j] * inv - frame_state[j]);
+  if (0.5f * tree_sum_serial (L->tm) > cut_threshold)
+    cut = 1;
+  for (int j = 0; j < BINS; j++) {
+    const float p = (float) L->q[j] * inv, pdf = frame_state[j];
+    frame_state[j] = cut ? p : pdf + alpha * (p - pdf);
+  }
+  frame_state[FS_VALID] = 1.0f;
+  frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
+  L->cut_l = cut;
+  if (clahe)
+    return;
+
+  equalize_map (L->q, count, L->f);
+  for (int j = 0; j < BINS; j++) {
+    const float g = frame_state[FS_MAP + j];
+    L->ts[j] = ((float) L->q[j] * inv) * L->f[j];
+    L->g[j] = cut ? L->f[j] : g + alpha * (L->f[j] - g);
+    frame_state[FS_MAP + j] = L->g[j];
+  }
+  const float own = tree_sum_serial (L->ts);
+  float target = frame_state[FS_TARGET];
+  target = cut ? own : target + alpha * (own - target);
+  frame_state[FS_TARGET] = target;
+  L->d_l = 0.0f;
+  L->stop_l = cut;
+  for (int it = 0; it < 3 && !L->stop_l; it++) {
+    for (int j = 0; j < BINS; j++) {
+      const float p = (float) L->q[j] * inv, x = (float) j - L->d_l;
+      L->tm[j] = L->q[j] ? p * shifted (L->g, x) : 0.0f;
+      L->ts[j] = L->q[j] ? p * slope_at (L->g, x) : 0.0f;
+    }
+    const float m = tree_sum_serial (L->tm), sl = tree_sum_serial (L->ts);
+    newton_step (m, sl, target, &L->d_l, &L->stop_l);
+  }
+  frame_state[FS_SHIFT] = cut ? 0.0f : L->d_l;
+}
 
 /* The frame's part of histeq_cut, for the whole work-group. Before it the
  * caller has put the frame's histogram in L->q and, for CLAHE, every
@@ -368,10 +422,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #define bins L->bins
 #define f L->f
 #define g L->g
-#define pdf L->pdf
 #define tm L->tm
 #define ts L->ts
-#define inv_l L->inv_l
 #define target_l L->target_l
 #define d_l L->d_l
 #define cut_l L->cut_l
@@ -379,7 +431,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #define i0_l L->i0_l
   const int b = get_local_id (0), lsize = get_local_size (0);
 #if PAR_TAIL
-  /* GPUs: every step spread over the work-group. In one work-item (below)
+  /* GPUs: every step spread over the work-group. In one work-item
+   * (cut_serial ())
    * the sums, the map and the Newton steps took ~0.02 ms a frame on an
    * H100, as long as the whole histogram launch. Integer sums and the scan
    * are exact in any order; float sums go through tree_sum (), the order of
@@ -438,72 +491,13 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
     return;
   }
 #else
-
-  g[b] = frame_state[FS_MAP + b];
-  /* Work-item 0 reads the state from local memory: its serial loops over
-   * global memory cost ~0.1 ms per frame on the H200. */
-  pdf[b] = frame_state[b];
+  /* One work-item (CPU devices): cut_serial (), the same sums, once every
+   * item's bin of L->q is in */
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (b == 0) {
-    int count = 0;
-    for (int j = 0; j < BINS; j++)
-      count += q[j];
-    const float inv = 1.0f / (float) count;
-    int cut = reset || frame_state[FS_VALID] == 0.0f;
-    for (int j = 0; j < BINS; j++)
-      tm[j] = fabs ((float) q[j] * inv - pdf[j]);
-    if (0.5f * tree_sum_serial (tm) > cut_threshold)
-      cut = 1;
-    for (int j = 0; j < BINS; j++) {
-      const float p = (float) q[j] * inv;
-      frame_state[j] = cut ? p : pdf[j] + alpha * (p - pdf[j]);
-    }
-    frame_state[FS_VALID] = 1.0f;
-    frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
-    cut_l = cut;
-
-    if (!clahe) {
-      equalize_map (q, count, f);
-      for (int j = 0; j < BINS; j++) {
-        ts[j] = ((float) q[j] * inv) * f[j];
-        g[j] = cut ? f[j] : g[j] + alpha * (f[j] - g[j]);
-        frame_state[FS_MAP + j] = g[j];
-      }
-      const float own = tree_sum_serial (ts);
-      float target = frame_state[FS_TARGET];
-      target = cut ? own : target + alpha * (own - target);
-      frame_state[FS_TARGET] = target;
-      inv_l = inv;
-      target_l = target;
-      d_l = 0.0f;
-      stop_l = cut;
-    }
-  }
-  if (!clahe) {
-    /* The shift d for which the frame mapped by g (value - d) has the mean
-     * target: Newton from 0, 3 steps (the sum is piecewise linear in d), as
-     * find_shift () in gst/ref/histeq.c. Every work-item computes its bin's
-     * terms, one sums them in tree_sum ()'s order (the same floats): in
-     * one work-item the 3 x 256 steps took ~0.1 ms on the H200. */
-    barrier (CLK_LOCAL_MEM_FENCE);
-    for (int it = 0; it < 3; it++) {
-      if (!stop_l) {
-        const float p = (float) q[b] * inv_l, x = (float) b - d_l;
-        tm[b] = q[b] ? p * shifted (g, x) : 0.0f;
-        ts[b] = q[b] ? p * slope_at (g, x) : 0.0f;
-      }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (b == 0 && !stop_l) {
-        const float m = tree_sum_serial (tm), sl = tree_sum_serial (ts);
-        newton_step (m, sl, target_l, &d_l, &stop_l);
-      }
-      barrier (CLK_LOCAL_MEM_FENCE);
-    }
-    if (b == 0)
-      frame_state[FS_SHIFT] = cut_l ? 0.0f : d_l;
+  if (b == 0)
+    cut_serial (clahe, alpha, cut_threshold, reset, frame_state, L);
+  if (!clahe)
     return;
-  }
-
 #endif
 
   /* CLAHE: every tile's mean level against its smoothed mean */
@@ -550,10 +544,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #undef bins
 #undef f
 #undef g
-#undef pdf
 #undef tm
 #undef ts
-#undef inv_l
 #undef target_l
 #undef d_l
 #undef cut_l
@@ -927,63 +919,16 @@ FUSED_KERNEL (c4)
  * as histeq_hist_lut's). @smooth: 0 the LUT alone (no temporal state), 1
  * scene cut, smoothing, then the LUT.
  * global = (slices, 1), local = (1, 1); @counter: one uint */
-typedef struct
-{
-  int q[BINS];
-  float f[BINS], g[BINS], pdf[BINS], tm[BINS], ts[BINS], map[BINS];
-  float d;
-  int stop;
-} SerialLocal;
-
+/* The frame's scene cut (cut_serial ()) and LUT (lut_body ()'s global
+ * path, tile 0, as loops) from the frame's histogram in L->q. */
 inline void
-frame_lut_serial (__local SerialLocal * L, int total, float strength,
-    float alpha, float cut_threshold, int reset, int smooth,
+frame_lut_serial (__local CutLocal * L, int total,
+    float strength, float alpha, float cut_threshold, int reset, int smooth,
     __global float * restrict state, __global float * restrict frame_state,
     __global uchar * restrict lut)
 {
-  if (smooth) {
-    /* histeq_cut: cut_body ()'s global path */
-    int count = 0;
-    for (int j = 0; j < BINS; j++) {
-      count += L->q[j];
-      L->g[j] = frame_state[FS_MAP + j];
-      L->pdf[j] = frame_state[j];
-    }
-    const float inv = 1.0f / (float) count;
-    int cut = reset || frame_state[FS_VALID] == 0.0f;
-    for (int j = 0; j < BINS; j++)
-      L->tm[j] = fabs ((float) L->q[j] * inv - L->pdf[j]);
-    if (0.5f * tree_sum_serial (L->tm) > cut_threshold)
-      cut = 1;
-    for (int j = 0; j < BINS; j++) {
-      const float p = (float) L->q[j] * inv;
-      frame_state[j] = cut ? p : L->pdf[j] + alpha * (p - L->pdf[j]);
-    }
-    frame_state[FS_VALID] = 1.0f;
-    frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
-    equalize_map (L->q, count, L->f);
-    for (int j = 0; j < BINS; j++) {
-      L->ts[j] = ((float) L->q[j] * inv) * L->f[j];
-      L->g[j] = cut ? L->f[j] : L->g[j] + alpha * (L->f[j] - L->g[j]);
-      frame_state[FS_MAP + j] = L->g[j];
-    }
-    const float own = tree_sum_serial (L->ts);
-    float target = frame_state[FS_TARGET];
-    target = cut ? own : target + alpha * (own - target);
-    frame_state[FS_TARGET] = target;
-    L->d = 0.0f;
-    L->stop = cut;
-    for (int it = 0; it < 3 && !L->stop; it++) {
-      for (int j = 0; j < BINS; j++) {
-        const float p = (float) L->q[j] * inv, x = (float) j - L->d;
-        L->tm[j] = L->q[j] ? p * shifted (L->g, x) : 0.0f;
-        L->ts[j] = L->q[j] ? p * slope_at (L->g, x) : 0.0f;
-      }
-      const float m = tree_sum_serial (L->tm), sl = tree_sum_serial (L->ts);
-      newton_step (m, sl, target, &L->d, &L->stop);
-    }
-    frame_state[FS_SHIFT] = cut ? 0.0f : L->d;
-  }
+  if (smooth)
+    cut_serial (0, alpha, cut_threshold, reset, frame_state, L);
 
   /* histeq_lut: lut_body ()'s global path, tile 0 */
   equalize_map (L->q, total, L->f);
@@ -994,10 +939,10 @@ frame_lut_serial (__local SerialLocal * L, int total, float strength,
       const float v = keep ? state[j] + alpha * (L->f[j] - state[j]) :
           L->f[j];
       state[j] = v;
-      L->map[j] = v;
+      L->g[j] = v;      /* the frame's mapping is in frame_state by now */
     }
     for (int j = 0; j < BINS; j++)
-      L->f[j] = shifted (L->map, (float) j - d);
+      L->f[j] = shifted (L->g, (float) j - d);
   }
   for (int j = 0; j < BINS; j++) {
     const float v = L->f[j];
@@ -1016,7 +961,7 @@ histeq_hist_lut_serial_##CN (HIST_SERIAL_ARGS, \
     __global uchar * restrict lut, __global uchar * restrict dst, int8 cp0, \
     int8 cp1) \
 { \
-  __local SerialLocal L; \
+  __local CutLocal L; \
   HIST_SERIAL_BODY (CN, SERIAL_ROWS_##CN) \
   /* the planes copied unchanged (chroma), a share per group: no launch */ \
   copy_rows (src, dst, cp0, slice, slices); \
