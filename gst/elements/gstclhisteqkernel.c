@@ -361,6 +361,35 @@ copy_plane_arg (cl_int p[8], const GstCLPlane * sp, const GstCLPlane * dp)
   p[5] = sp->height;
 }
 
+/* The arguments both fused kernels end with: strength, smoothing, scene
+ * cut, @mode, the temporal state and LUTs, @dst and the planes 1..@n_copied
+ * they copy. */
+static cl_int
+set_fused_tail_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
+    const GstCLHisteqParams * params, cl_float alpha, cl_int reset,
+    cl_int mode, cl_mem dst, const GstCLPlane * sp, const GstCLPlane * dp,
+    guint n_copied)
+{
+  cl_int status = CL_SUCCESS;
+
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_float), &params->strength);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_float), &alpha);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_float),
+      &params->cut_threshold);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &reset);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &mode);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->state);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->frame_state);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->luts);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &dst);
+  for (guint i = 1; i <= 2; i++) {
+    cl_int cp[8];
+    copy_plane_arg (cp, i <= n_copied ? &sp[i] : NULL, &dp[i]);
+    status |= clSetKernelArg (k, (*a)++, sizeof (cp), cp);
+  }
+  return status;
+}
+
 /* CPUs, global mode: histogram, scene cut and LUT in one launch of one-item
  * groups (histeq_hist_lut_serial), which also copy planes 1..@n_copied. */
 static cl_int
@@ -371,7 +400,7 @@ enqueue_hist_lut_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_float alpha, cl_event * steps)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
-  const cl_int total = g->tw * g->th, smooth_arg = smooth;
+  const cl_int total = g->tw * g->th;
   size_t global[2] = { bufs->slices, 1 }, local[2] = { 1, 1 };
   cl_kernel k = prog->hist_lut_serial[ci];
   cl_int status = CL_SUCCESS;
@@ -381,21 +410,8 @@ enqueue_hist_lut_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
-  status |= clSetKernelArg (k, a++, sizeof (cl_float),
-      &params->cut_threshold);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &smooth_arg);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
-  for (guint i = 1; i <= 2; i++) {
-    cl_int cp[8];
-    copy_plane_arg (cp, i <= n_copied ? &sp[i] : NULL, &dp[i]);
-    status |= clSetKernelArg (k, a++, sizeof (cp), cp);
-  }
+  status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, smooth,
+      dst, sp, dp, n_copied);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
@@ -460,21 +476,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
     status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
     status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &params->strength);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &alpha);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float),
-        &params->cut_threshold);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &reset);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &mode);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &dst);
-    for (guint i = 1; i <= 2; i++) {
-      cl_int cp[8];
-      copy_plane_arg (cp, i <= n_in_fused ? &sp[i] : NULL, &dp[i]);
-      status |= clSetKernelArg (k, a++, sizeof (cp), cp);
-    }
+    status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, mode,
+        dst, sp, dp, n_in_fused);
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
     local[0] = BINS;
