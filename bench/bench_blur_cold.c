@@ -77,12 +77,7 @@ main (int argc, char **argv)
   gdouble *kernel_ms = g_new (gdouble, n), *wall_ms = g_new (gdouble, n);
   GError *err = NULL;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_printerr ("%s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
   dev = pick_device (devices, argc > 4 ? argv[4] : NULL);
   if (!dev) {
     g_printerr ("no such device: %s\n", argv[4]);

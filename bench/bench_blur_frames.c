@@ -151,12 +151,7 @@ main (int argc, char **argv)
   GError *err = NULL;
   gdouble min_ms;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_print ("SKIP: %s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
   g_print ("blur frames %dx%d sigma %.2f ksize %d, median of %d, ms; %s=%s\n",
       width, height, sigma, ksize, iters, GST_CL_BLUR_TILE_ENV,
       knob ? knob : "(auto)");

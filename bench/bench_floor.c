@@ -59,12 +59,7 @@ main (int argc, char **argv)
     "download_ms"
   };
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_printerr ("%s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     GstCLContext *ctx = gst_cl_context_new (dev, &err);

@@ -219,12 +219,7 @@ main (int argc, char **argv)
   const GPtrArray *devices;
   GError *err = NULL;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_print ("SKIP: %s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     if ((!strcmp (which, "gpu") && !dev->is_gpu) ||

@@ -66,12 +66,7 @@ main (int argc, char **argv)
   const GPtrArray *devices;
   GError *err = NULL;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_printerr ("%s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
 
   g_print ("blur %dx%d sigma %.2f (kernel %d), median of %d, times in ms\n",
       width, height, sigma, ksize ? ksize : gst_cl_gaussian_ksize (sigma),

@@ -69,12 +69,7 @@ main (int argc, char **argv)
   guint8 *frames[2];
   gdouble ref_ms;
 
-  gst_init (&argc, &argv);
-  devices = gst_cl_device_list (&err);
-  if (!devices) {
-    g_printerr ("%s\n", err->message);
-    return 77;
-  }
+  devices = bench_devices (&argc, &argv);
   for (gint i = 0; i < 2; i++) {
     frames[i] = g_malloc (size);
     fill_frame (frames[i], width, width, height, i * 2.5f, i * -1.5f);

@@ -4,7 +4,27 @@
 
 #include <CL/cl.h>
 #include <glib.h>
+#include <gst/gst.h>
 #include <stdlib.h>
+
+#include "cl/gstcldevice.h"
+
+/* gst_init () and the OpenCL devices; none: the reason on stderr and exit
+ * status 77 (skipped, as meson counts it). */
+static inline const GPtrArray *
+bench_devices (int *argc, char ***argv)
+{
+  GError *err = NULL;
+  const GPtrArray *devices;
+
+  gst_init (argc, argv);
+  devices = gst_cl_device_list (&err);
+  if (!devices) {
+    g_printerr ("%s\n", err->message);
+    exit (77);
+  }
+  return devices;
+}
 
 /* A plain read+write of the frame: the floor a kernel is measured against. */
 #define BENCH_COPY_SRC \
