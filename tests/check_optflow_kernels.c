@@ -509,6 +509,25 @@ check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
   g_free (flow);
 }
 
+/* The flow from frame @ma to frame @mb on a state that has seen neither,
+ * into @mf, and read back into @flow (2 * w * h floats). */
+static cl_int
+flow_of_pair (GstCLOptflowProgram * prog, GstCLOptflowState * st,
+    GstCLContext * ctx, const GstCLOptflowParams * params, cl_mem ma,
+    cl_mem mb, const GstCLPlane * plane, const gfloat wts[4], cl_mem mf,
+    gfloat * flow)
+{
+  cl_int status = CL_SUCCESS;
+
+  status |= gst_cl_optflow_enqueue_frame (prog, st, ctx->queue, params, ma,
+      plane, wts, mf, NULL, NULL);
+  status |= gst_cl_optflow_enqueue_frame (prog, st, ctx->queue, params, mb,
+      plane, wts, mf, NULL, NULL);
+  if (status == CL_SUCCESS)
+    download (ctx, mf, flow, (gsize) plane->width * plane->height * 8);
+  return status;
+}
+
 /* The temporal state can move: a state restored from the previous frame's
  * level-0 luma gives the next frame the same flow as the state that saw
  * that frame itself (what a device switch relies on). */
@@ -545,12 +564,8 @@ check_state_restore (GstCLContext * ctx, GstCLOptflowProgram * prog,
           images, &err));
   g_assert_true (gst_cl_optflow_state_ensure (&s2, ctx, w, h, 3, prog->radius,
           images, &err));
-  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, ma,
-      &plane, wts, mf, NULL, NULL);
-  status |= gst_cl_optflow_enqueue_frame (prog, &s1, ctx->queue, &params, mb,
-      &plane, wts, mf, NULL, NULL);
-  if (status == CL_SUCCESS)
-    download (ctx, mf, f1, n * 8);
+  status |= flow_of_pair (prog, &s1, ctx, &params, ma, mb, &plane, wts, mf,
+      f1);
   status |= gst_cl_optflow_state_restore_prev (prog, &s2, ctx->queue, luma,
       NULL);
   status |= gst_cl_optflow_enqueue_frame (prog, &s2, ctx->queue, &params, mb,
@@ -616,12 +631,8 @@ check_frame (GstCLContext * ctx, GstCLOptflowProgram * prog, gint w, gint h,
   mf = scratch (ctx, n * 8);
   g_assert_true (gst_cl_optflow_state_ensure (&st, ctx, w, h, levels,
           prog->radius, FALSE, &err));
-  status |= gst_cl_optflow_enqueue_frame (prog, &st, ctx->queue, &params, ma,
-      &plane, wts, mf, NULL, NULL);
-  status |= gst_cl_optflow_enqueue_frame (prog, &st, ctx->queue, &params, mb,
-      &plane, wts, mf, NULL, NULL);
-  if (status == CL_SUCCESS)
-    download (ctx, mf, f, n * 8);
+  status |= flow_of_pair (prog, &st, ctx, &params, ma, mb, &plane, wts, mf,
+      f);
   ref = gst_cl_ref_optflow_dense (a, w, b, w, w, h, levels, finest, prog->radius,
       gst_cl_optflow_reg (prog->radius), iterations, params.epsilon);
   for (gsize i = 0; i < 2 * n && status == CL_SUCCESS; i++) {
