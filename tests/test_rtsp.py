@@ -19,6 +19,22 @@ SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'pipelin
 FRAMES = 25
 
 
+def shutdown_pause_race(out):
+    """True when gst-launch failed only because rtspsrc (GStreamer 1.22) lost
+    its PAUSE request while shutting down after EOS: the state-change thread
+    flushes the RTSP connection under the thread sending PAUSE, which reads
+    that as end-of-file. The server is not at fault: a debug log of such a
+    run shows the TEARDOWN on the same connection answered 200 right after.
+    Any other error, or any error before EOS, still fails the test."""
+    before_eos, eos, after_eos = out.partition('Got EOS from element')
+    if not eos or 'ERROR' in before_eos:
+        return False
+    errors = after_eos.split('ERROR: ')[1:]
+    return bool(errors) and all(
+        'GstRTSPSrc' in e and 'Could not send message. (Received end-of-file)' in e
+        and ('gst_rtspsrc_pause' in e or 'gst_rtspsrc_try_send' in e) for e in errors)
+
+
 class RtspServer(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -72,10 +88,11 @@ class RtspServer(unittest.TestCase):
             outs.append((p.returncode, out))
 
         for rc, out in outs[:2]:
-            self.assertEqual(rc, 0, out)
             # identity ends the stream after FRAMES decoded frames of the right
             # size; without them gst-launch never gets EOS and times out.
             self.assertIn('Got EOS from element', out)
+            if rc != 0:
+                self.assertTrue(shutdown_pause_race(out), out)
         rc, out = outs[2]
         self.assertEqual(rc, 0, out)
         frames = json.loads(out)['frames']
@@ -93,6 +110,41 @@ class RtspServer(unittest.TestCase):
                                 ''.join(self.log))
         self.assertFalse([l for l in self.log if 'ERROR' in l or 'CRITICAL' in l],
                          ''.join(self.log))
+
+
+RACE_TAIL = '''Got EOS from element "pipeline0".
+EOS received - stopping pipeline...
+Setting pipeline to NULL ...
+ERROR: from element /GstPipeline:pipeline0/GstRTSPSrc:rtspsrc0: Could not write to resource.
+Additional debug info:
+../gst/rtsp/gstrtspsrc.c(6766): gst_rtspsrc_try_send (): /GstPipeline:pipeline0/GstRTSPSrc:rtspsrc0:
+Could not send message. (Received end-of-file)
+ERROR: from element /GstPipeline:pipeline0/GstRTSPSrc:rtspsrc0: Could not write to resource.
+Additional debug info:
+../gst/rtsp/gstrtspsrc.c(9240): gst_rtspsrc_pause (): /GstPipeline:pipeline0/GstRTSPSrc:rtspsrc0:
+Could not send message. (Received end-of-file)
+Freeing pipeline ...
+'''
+
+
+class ShutdownPauseRace(unittest.TestCase):
+    """The tolerance above covers that one race and nothing else."""
+
+    def test_race_after_eos_tolerated(self):
+        self.assertTrue(shutdown_pause_race('Setting pipeline to PLAYING ...\n' + RACE_TAIL))
+
+    def test_error_before_eos_fails(self):
+        self.assertFalse(shutdown_pause_race(
+            'ERROR: from element /GstPipeline:pipeline0/GstRTSPSrc:rtspsrc0: Could not '
+            'read from resource.\n' + RACE_TAIL))
+
+    def test_other_error_after_eos_fails(self):
+        self.assertFalse(shutdown_pause_race(RACE_TAIL + (
+            'ERROR: from element /GstPipeline:pipeline0/GstAvDec:avdec_h264-0: '
+            'Internal data stream error.\n')))
+
+    def test_no_eos_fails(self):
+        self.assertFalse(shutdown_pause_race(RACE_TAIL.replace('Got EOS', 'Got')))
 
 
 if __name__ == '__main__':
