@@ -872,8 +872,10 @@ def machine(ctx):
     except (OSError, StopIteration):
         pass
     opencl_devices(ctx)
+    # PoCL's settings change its figures (POCL_AFFINITY: docs/PERFORMANCE.md)
+    pocl = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("POCL_"))
     return (f"nproc={os.cpu_count()} ({len(os.sched_getaffinity(0))} usable), CPU {cpu}; "
-            f"OpenCL devices: {ctx.device_info}")
+            f"OpenCL devices: {ctx.device_info}" + (f"; {pocl}" if pocl else ""))
 
 
 def versions(ctx):
