@@ -872,10 +872,15 @@ def machine(ctx):
     except (OSError, StopIteration):
         pass
     opencl_devices(ctx)
-    # PoCL's settings change its figures (POCL_AFFINITY: docs/PERFORMANCE.md)
-    pocl = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("POCL_"))
+    pocl = pocl_settings(os.environ)
     return (f"nproc={os.cpu_count()} ({len(os.sched_getaffinity(0))} usable), CPU {cpu}; "
             f"OpenCL devices: {ctx.device_info}" + (f"; {pocl}" if pocl else ""))
+
+
+def pocl_settings(environ):
+    """The POCL_* variables set, for the machine line: PoCL's settings change
+    its figures (POCL_AFFINITY: docs/PERFORMANCE.md, session 10)."""
+    return " ".join(f"{k}={v}" for k, v in sorted(environ.items()) if k.startswith("POCL_"))
 
 
 def versions(ctx):

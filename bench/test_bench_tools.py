@@ -97,5 +97,10 @@ check(bench_py.budget_timeout(ctx, 30.0) == 30.0, "a run shorter than the budget
 ctx.args.budget = 0
 check(bench_py.budget_timeout(ctx, 120.0) == 120.0, "no budget: the timeout as given")
 
+# 6. the machine line names PoCL's settings, which change the CPU figures
+check(bench_py.pocl_settings({"POCL_AFFINITY": "1", "PATH": "/bin", "POCL_DEBUG": "0"})
+      == "POCL_AFFINITY=1 POCL_DEBUG=0", "POCL_* variables named, sorted, nothing else")
+check(bench_py.pocl_settings({"PATH": "/bin"}) == "", "no POCL_* variable: nothing named")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
