@@ -211,6 +211,23 @@ shifted (__local const float *g, float x)
   return g[k] + (x - (float) k) * (g[k + 1] - g[k]);
 }
 
+/* @prev moved toward @now by @alpha, or @now alone after a scene cut
+ * (@cut): the temporal smoothing of every pdf, mapping and LUT. */
+inline float
+smoothed (float prev, float now, float alpha, int cut)
+{
+  return cut ? now : prev + alpha * (now - prev);
+}
+
+/* Bin @j's LUT entry from its mapping @v, blended toward the identity by
+ * @strength. */
+inline uchar
+lut_entry (float v, int j, float strength)
+{
+  const float o = strength >= 1.0f ? v : (float) j + strength * (v - (float) j);
+  return convert_uchar_sat (rint (o));
+}
+
 inline float
 slope_at (__local const float *g, float x)
 {
@@ -373,7 +390,7 @@ cut_serial (int clahe, float alpha, float cut_threshold, int reset,
     cut = 1;
   for (int j = 0; j < BINS; j++) {
     const float p = (float) L->q[j] * inv, pdf = frame_state[j];
-    frame_state[j] = cut ? p : pdf + alpha * (p - pdf);
+    frame_state[j] = smoothed (pdf, p, alpha, cut);
   }
   frame_state[FS_VALID] = 1.0f;
   frame_state[FS_CUT] = cut ? 1.0f : 0.0f;
@@ -385,12 +402,12 @@ cut_serial (int clahe, float alpha, float cut_threshold, int reset,
   for (int j = 0; j < BINS; j++) {
     const float g = frame_state[FS_MAP + j];
     L->ts[j] = ((float) L->q[j] * inv) * L->f[j];
-    L->g[j] = cut ? L->f[j] : g + alpha * (L->f[j] - g);
+    L->g[j] = smoothed (g, L->f[j], alpha, cut);
     frame_state[FS_MAP + j] = L->g[j];
   }
   const float own = tree_sum_serial (L->ts);
   float target = frame_state[FS_TARGET];
-  target = cut ? own : target + alpha * (own - target);
+  target = smoothed (target, own, alpha, cut);
   frame_state[FS_TARGET] = target;
   L->d_l = 0.0f;
   L->stop_l = cut;
@@ -451,7 +468,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   tm[b] = fabs (p - pdf_b);
   if (0.5f * tree_sum (tm) > cut_threshold)
     is_cut = 1;
-  frame_state[b] = is_cut ? p : pdf_b + alpha * (p - pdf_b);
+  frame_state[b] = smoothed (pdf_b, p, alpha, is_cut);
   if (b == 0) {
     frame_state[FS_VALID] = 1.0f;
     frame_state[FS_CUT] = is_cut ? 1.0f : 0.0f;
@@ -463,12 +480,12 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
     const float fb = f[b];
     tm[b] = p * fb;
     const float own = tree_sum (tm);
-    g_b = is_cut ? fb : g_b + alpha * (fb - g_b);
+    g_b = smoothed (g_b, fb, alpha, is_cut);
     g[b] = g_b;
     frame_state[FS_MAP + b] = g_b;
     if (b == 0) {
       float target = frame_state[FS_TARGET];
-      target = is_cut ? own : target + alpha * (own - target);
+      target = smoothed (target, own, alpha, is_cut);
       frame_state[FS_TARGET] = target;
       target_l = target;
       d_l = 0.0f;
@@ -508,7 +525,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   for (int k = b; k < tiles; k += lsize) {
     const float mu = mus[k], prev = ms[k];
     /* against the smoothed mean with this frame in, as the mappings are */
-    const float m = cut ? mu : prev + alpha * (mu - prev);
+    const float m = smoothed (prev, mu, alpha, cut);
     ms[k] = m;
     ds[k] = mu - m;
   }
@@ -644,18 +661,16 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
    * ~0.1 ms per frame on the H200). */
   if (alpha < 1.0f) {
     __global float *st = state + (size_t) tile * TILE_STATE;
-    const int keep = frame_state[FS_CUT] == 0.0f;
+    const int cut = frame_state[FS_CUT] != 0.0f;
     const float d = frame_state[FS_SHIFT];
-    const float v = keep ? st[b] + alpha * (f[b] - st[b]) : f[b];
+    const float v = smoothed (st[b], f[b], alpha, cut);
     st[b] = v;
     g[b] = v;
     barrier (CLK_LOCAL_MEM_FENCE);
     f[b] = shifted (g, (float) b - d);
   }
 
-  const float v = f[b];
-  const float o = strength >= 1.0f ? v : (float) b + strength * (v - (float) b);
-  lut[(size_t) tile * BINS + b] = convert_uchar_sat (rint (o));
+  lut[(size_t) tile * BINS + b] = lut_entry (f[b], b, strength);
 }
 
 __kernel void
@@ -933,23 +948,18 @@ frame_lut_serial (__local CutLocal * L, int total,
   /* histeq_lut: lut_body ()'s global path, tile 0 */
   equalize_map (L->q, total, L->f);
   if (smooth) {
-    const int keep = frame_state[FS_CUT] == 0.0f;
+    const int cut = frame_state[FS_CUT] != 0.0f;
     const float d = frame_state[FS_SHIFT];
     for (int j = 0; j < BINS; j++) {
-      const float v = keep ? state[j] + alpha * (L->f[j] - state[j]) :
-          L->f[j];
+      const float v = smoothed (state[j], L->f[j], alpha, cut);
       state[j] = v;
       L->g[j] = v;      /* the frame's mapping is in frame_state by now */
     }
     for (int j = 0; j < BINS; j++)
       L->f[j] = shifted (L->g, (float) j - d);
   }
-  for (int j = 0; j < BINS; j++) {
-    const float v = L->f[j];
-    const float o = strength >= 1.0f ? v :
-        (float) j + strength * (v - (float) j);
-    lut[j] = convert_uchar_sat (rint (o));
-  }
+  for (int j = 0; j < BINS; j++)
+    lut[j] = lut_entry (L->f[j], j, strength);
 }
 
 #define SERIAL_FUSED_KERNEL(CN) \
