@@ -344,15 +344,22 @@ set_args (cl_kernel k, guint n, ...)
 #define UINT(x) sizeof (cl_uint), (const void *) &(x)
 #define FLOAT(x) sizeof (cl_float), (const void *) &(x)
 
-/* A launch's event @ev into @event (replacing what was there) or, when
- * @events collects, also appended there; else released. */
+/* When profiling (@events collects), a reference to @ev appended there. */
 static void
-keep_event (cl_event ev, cl_event * event, GPtrArray * events)
+collect_event (cl_event ev, GPtrArray * events)
 {
   if (events && ev) {
     clRetainEvent (ev);
     g_ptr_array_add (events, ev);
   }
+}
+
+/* A launch's event @ev into @event (replacing what was there) or, when
+ * @events collects, also appended there; else released. */
+static void
+keep_event (cl_event ev, cl_event * event, GPtrArray * events)
+{
+  collect_event (ev, events);
   if (event) {
     if (*event)
       clReleaseEvent (*event);
@@ -621,17 +628,6 @@ zero_flow (GstCLOptflowProgram * prog, cl_command_queue queue, cl_mem flow,
       &global, NULL, 0, NULL, event);
 }
 
-/* The frame's last command went to @event: when profiling, @events gets
- * it too. */
-static void
-keep_last (cl_event * event, GPtrArray * events)
-{
-  if (event && events && *event) {
-    clRetainEvent (*event);
-    g_ptr_array_add (events, *event);
-  }
-}
-
 /* The iteration and level step of CPU devices (the bands), on buffers. */
 static gboolean
 use_bands (const GstCLOptflowProgram * prog, const GstCLOptflowState * st)
@@ -741,7 +737,7 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
   if (!have_prev) {
     STEP (zero_flow (prog, queue, flow, st->width * st->height,
             event ? event : _evp));
-    keep_last (event, events);
+    collect_event (event ? *event : NULL, events);
   } else {
     /* The CPU kernels alternate between the level's flow and st->res,
      * starting where the last iteration ends in the level's flow. */
@@ -780,7 +776,7 @@ gst_cl_optflow_enqueue_frame (GstCLOptflowProgram * prog,
               st->lw[l + 1], st->lh[l + 1], l ? st->flow[l] : flow,
               st->lw[l], st->lh[l], l || !event ? _evp : event));
       if (!l)
-        keep_last (event, events);
+        collect_event (event ? *event : NULL, events);
     }
   }
   st->prev = cur;
