@@ -371,7 +371,10 @@ def median_result(rs):
     if not ok:
         return {"error": (rs[0].get("error") if rs else "no result")}
     ok.sort(key=lambda r: r["ms"])
-    r = dict(ok[len(ok) // 2])
+    r = dict(ok[(len(ok) - 1) // 2])
+    # the median time itself: of two runs, their mean (the upper one, taken
+    # for a baseline, once left a GPU pipeline with less than nothing)
+    r["ms"] = statistics.median(x["ms"] for x in ok)
     r["spread"] = (ok[-1]["ms"] - ok[0]["ms"]) / r["ms"] * 100 if r["ms"] > 0 else 0
     return r
 
@@ -847,8 +850,12 @@ def print_goals(rows):
                       (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
                 if fl:
                     x = fl[0]["ms"] / r["ms"]
+                    # above 100%: faster than its own transfers, so the
+                    # identity baseline subtracted was off (noise), not met
                     out.append(("GPU: 3-element chain >= 80% of the pinned up+down bound", where,
-                                f"{x * 100:.0f}%", x >= 0.8))
+                                f"{x * 100:.0f}%" + (" (above the bound: baseline noise, run again)"
+                                                      if x > 1.05 else ""),
+                                None if x > 1.05 else x >= 0.8))
         if r["item"] in FLOW_SAME_SCALE and r["device"].endswith("CPU"):
             peer = [p for p in same if p["impl"] == FLOW_SAME_SCALE[r["item"]]]
             if peer:
@@ -861,7 +868,8 @@ def print_goals(rows):
     if out:
         print("\n## Goals of issue 7 (from the rows above)")
         for goal, where, val, ok in out:
-            print(f"  {'met' if ok else 'NOT met':7} {goal:58} {where:40} {val}")
+            status = "unsure" if ok is None else "met" if ok else "NOT met"
+            print(f"  {status:7} {goal:58} {where:40} {val}")
 
 
 def machine(ctx):

@@ -102,5 +102,34 @@ check(bench_py.pocl_settings({"POCL_AFFINITY": "1", "PATH": "/bin", "POCL_DEBUG"
       == "POCL_AFFINITY=1 POCL_DEBUG=0", "POCL_* variables named, sorted, nothing else")
 check(bench_py.pocl_settings({"PATH": "/bin"}) == "", "no POCL_* variable: nothing named")
 
+# 7. a median of repetitions: of two, their mean (not the upper one, which
+# as a baseline made a GPU pipeline faster than its transfers); of three, the
+# middle one, its counters with it; failed runs left out
+m = bench_py.median_result([{"ms": 0.30, "n": 1}, {"ms": 0.40, "n": 2}])
+check(abs(m["ms"] - 0.35) < 1e-9, f"median of two runs: their mean ({m['ms']})")
+m = bench_py.median_result([{"ms": 0.5, "n": 3}, {"ms": 0.1, "n": 1}, {"error": "x"}, {"ms": 0.2, "n": 2}])
+check(m["ms"] == 0.2 and m["n"] == 2, f"median of three: the middle run ({m})")
+check("error" in bench_py.median_result([{"error": "boom"}]), "no run: the error")
+
+# 8. a chain faster than its own transfers is flagged, never "met"
+import contextlib                               # noqa: E402
+import io                                       # noqa: E402
+
+
+def goal_lines(chain_ms):
+    row = dict(kind="ours", item="blur+sobel+histeq", size="1080p", format="NV12", device="0.0 GPU",
+               impl="chain", ms=chain_ms)
+    bound = dict(kind="floor", item="blur+sobel+histeq", size="1080p", format="NV12", device="0.0 GPU",
+                 impl="pinned upload+download", ms=0.117)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        bench_py.print_goals([row, bound])
+    return [x for x in buf.getvalue().splitlines() if "3-element chain" in x]
+
+
+check(goal_lines(0.069)[0].lstrip().startswith("unsure"), "170% of the bound: unsure, not met")
+check(goal_lines(0.130)[0].lstrip().startswith("met"), "90% of the bound: met")
+check(goal_lines(0.300)[0].lstrip().startswith("NOT met"), "39% of the bound: not met")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -305,8 +305,8 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
  * and ROWS = tile_h / WG_Y consecutive rows: it reads its ROWS + KY - 1
  * input words straight from global memory (its neighbours' rows meet in the
  * cache), sums them down into ROWS float4s in local memory and, after one
- * barrier, sums across from its neighbours' float4s. Per 4 pixels local
- * memory then carries one float4 in and 2 * halo words + 1 out, where
+ * barrier, sums across from its neighbours' sums. Per 4 pixels local
+ * memory then carries 4 floats in and 2 * KX / 2 * cn out, where
  * blur_tiled reads KX unaligned byte vectors and KY float4s. The halo
  * columns take work-items, so a tile writes 4 * (WG_X - 2 * halo words)
  * bytes across (the host's tile width). */
@@ -382,22 +382,41 @@ blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
   else
     vtiled_down (cn, rows, ky, ROWS_ANY, false, ty, acc, xb, y0, plane,
         src_stride, width, height);
+  /* One plane per byte of the column, so that an item reads just the
+   * rx * cn sums it needs from each side, each at a 4-byte stride; its own
+   * four stay in registers (2 * halo words + 1 float4s read at a 16-byte
+   * stride were 1-3% slower: docs/PERFORMANCE.md, session 11). */
+  __local float *planes = (__local float *) vs;
+  const int plane_n = tile_h * WG_X;
 UNROLL
-  for (int r = 0; r < rows; r++)
-    vs[(ly * rows + r) * WG_X + lx] = acc[r];
+  for (int r = 0; r < rows; r++) {
+    const int at = (ly * rows + r) * WG_X + lx;
+    planes[at] = acc[r].x;
+    planes[plane_n + at] = acc[r].y;
+    planes[2 * plane_n + at] = acc[r].z;
+    planes[3 * plane_n + at] = acc[r].w;
+  }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   if (lx < hw || lx >= WG_X - hw || xb >= wb)
     return;
+UNROLL
   for (int r = 0; r < rows; r++) {
     const int y = y0 + r;
     if (y >= height)
       break;
-    __local const float4 *v = vs + (ly * rows + r) * WG_X + lx - hw;
     float win[4 * (2 * VT_MAX_HALO_W + 1)];
+    const int at = (ly * rows + r) * WG_X + lx;
+    const int reach_b = rx * cn;        /* bytes needed each side */
 UNROLL
-    for (int k = 0; k < 2 * hw + 1; k++)
-      vstore4 (v[k], k, win);
+    for (int m = 1; m <= reach_b; m++) {
+      /* byte -m and byte 3 + m of this column */
+      win[4 * hw - m] = planes[(3 - (m - 1) % 4) * plane_n + at -
+          (m + 3) / 4];
+      win[4 * hw + 3 + m] = planes[((m - 1) % 4) * plane_n + at + 1 +
+          (m - 1) / 4];
+    }
+    vstore4 (acc[r], hw, win);
     const float *c = win + 4 * hw;      /* this item's first byte */
     float s[4];
 UNROLL

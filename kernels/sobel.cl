@@ -340,21 +340,20 @@ luma_word (const int in_kind, uint w)
           (1 << 14)) >> 15);
 }
 
-/* Luma of pixels x .. x + 3 of @row (reflected where outside). */
+/* Luma of pixels x .. x + 3 of @row. @words (a constant where the call is
+ * to unroll apart): they lie inside the row, whose start is 4-byte aligned,
+ * so one word (Y) or four (RGB) hold them; else each pixel is read alone,
+ * reflected. */
 inline float4
 luma4 (const int in_kind, __global const uchar * row, int x, int width,
-    const bool aligned)
+    const bool words)
 {
-  if (x >= 0 && x + 4 <= width) {
-    if (in_kind == IN_Y && aligned)
-      return convert_float4 (as_uchar4 (*(__global const uint *) (row + x)));
-    if (aligned) {
-      const uint4 p = vload4 (0, (__global const uint *) (row + 4 * x));
-      return (float4) (luma_word (in_kind, p.s0), luma_word (in_kind, p.s1),
-          luma_word (in_kind, p.s2), luma_word (in_kind, p.s3));
-    }
-    return (float4) (luma_px (in_kind, row, x), luma_px (in_kind, row, x + 1),
-        luma_px (in_kind, row, x + 2), luma_px (in_kind, row, x + 3));
+  if (words && in_kind == IN_Y)
+    return convert_float4 (as_uchar4 (*(__global const uint *) (row + x)));
+  if (words) {
+    const uint4 p = vload4 (0, (__global const uint *) (row + 4 * x));
+    return (float4) (luma_word (in_kind, p.s0), luma_word (in_kind, p.s1),
+        luma_word (in_kind, p.s2), luma_word (in_kind, p.s3));
   }
   return (float4) (luma_px (in_kind, row, reflect101 (x, width)),
       luma_px (in_kind, row, reflect101 (x + 1, width)),
@@ -362,39 +361,52 @@ luma4 (const int in_kind, __global const uchar * row, int x, int width,
       luma_px (in_kind, row, reflect101 (x + 3, width)));
 }
 
-/* The luma of one work-item's rows: every load before the first sum. */
+/* The luma of one work-item's rows: every load before the first sum, with
+ * no branch between them where @reach and @words allow. */
 inline void
-sobel_vload (const int in_kind, const int reach, float4 * in,
-    __global const uchar * plane, int stride, int x, int y0, int width,
-    int height, const bool aligned)
+sobel_vload (const int in_kind, const int reach, const bool words,
+    float4 * in, __global const uchar * plane, int stride, int x, int y0,
+    int width, int height)
 {
 UNROLL
   for (int i = 0; i < VROWS + K - 1; i++) {
     in[i] = luma4 (in_kind, plane +
-        reflect_row (y0 + i - R, height, reach) * stride, x, width, aligned);
+        reflect_row (y0 + i - R, height, reach) * stride, x, width, words);
   }
 }
 
+/* Component @q (a constant after unrolling) of @v. */
+inline float
+comp4 (float4 v, int q)
+{
+  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
+}
+
 inline void
-sobel_vtiled (const int in_kind, const int out_kind, __local float4 * vs,
-    __local float4 * vd, SOBEL_ARGS)
+sobel_vtiled (const int in_kind, const int out_kind,
+    __local float (*vs)[TH * WG_X], __local float (*vd)[TH * WG_X],
+    SOBEL_ARGS)
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int x = 4 * (get_group_id (0) * (WG_X - 2) + lx - 1);
   const int y0 = get_group_id (1) * TH + ly * VROWS;
   __global const uchar *plane = src + src_off;
-  const bool aligned = rows_aligned4 (plane, src_stride);
+  const bool words = x >= 0 && x + 4 <= width &&
+      rows_aligned4 (plane, src_stride);
   const int reach = row_reach (y0 - R, y0 + VROWS - 1 + R, height);
   float4 in[VROWS + K - 1], s[VROWS], d[VROWS];
 
-  /* the inner items' loads unrolled with no reflection; the edge rows'
-   * call chooses per row (a third unrolled copy measured no faster) */
-  if (reach == ROWS_INSIDE)
-    sobel_vload (in_kind, ROWS_INSIDE, in, plane, src_stride, x, y0, width,
-        height, aligned);
+  /* branches on nearly uniform values, each call unrolled apart, so that
+   * the loads of the inner items have no branch between them */
+  if (reach == ROWS_INSIDE && words)
+    sobel_vload (in_kind, ROWS_INSIDE, true, in, plane, src_stride, x, y0,
+        width, height);
+  else if (reach != ROWS_ANY && words)
+    sobel_vload (in_kind, ROWS_NEAR, true, in, plane, src_stride, x, y0,
+        width, height);
   else
-    sobel_vload (in_kind, reach, in, plane, src_stride, x, y0, width,
-        height, aligned);
+    sobel_vload (in_kind, ROWS_ANY, false, in, plane, src_stride, x, y0,
+        width, height);
 UNROLL
   for (int r = 0; r < VROWS; r++)
     s[r] = d[r] = 0.0f;
@@ -408,35 +420,59 @@ UNROLL
         if (NEED_Y)
           d[r] += dv[i - r] * in[i];
       }
+  /* Across, an item needs R sums from each neighbour: its neighbours' edge
+   * components go through local memory, one plane per component, its own
+   * four stay in registers (whole float4s, read at a 16-byte stride, were
+   * up to 12% slower: docs/PERFORMANCE.md, session 11). */
 UNROLL
   for (int r = 0; r < VROWS; r++) {
-    vs[(ly * VROWS + r) * WG_X + lx] = s[r];
-    vd[(ly * VROWS + r) * WG_X + lx] = d[r];
+    const int at = (ly * VROWS + r) * WG_X + lx;
+UNROLL
+    for (int q = 0; q < R; q++) {
+      if (NEED_X) {
+        vs[q][at] = comp4 (s[r], q);
+        vs[R + q][at] = comp4 (s[r], 4 - R + q);
+      }
+      if (NEED_Y) {
+        vd[q][at] = comp4 (d[r], q);
+        vd[R + q][at] = comp4 (d[r], 4 - R + q);
+      }
+    }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   if (lx == 0 || lx == WG_X - 1 || x >= width)
     return;
+UNROLL
   for (int r = 0; r < VROWS; r++) {
     const int y = y0 + r;
     if (y >= height)
       return;
-    const int at = (ly * VROWS + r) * WG_X + lx - 1;
-    float a[12], b[12];
+    const int at = (ly * VROWS + r) * WG_X + lx;
+    /* pixel q of this item's four is a[R + q]; tap j reads it at j - R */
+    float a[4 + 2 * R], b[4 + 2 * R];
     float4 gx = 0.0f, gy = 0.0f;
+UNROLL
+    for (int q = 0; q < R; q++) {
+      if (NEED_X) {
+        a[q] = vs[R + q][at - 1];
+        a[4 + R + q] = vs[q][at + 1];
+      }
+      if (NEED_Y) {
+        b[q] = vd[R + q][at - 1];
+        b[4 + R + q] = vd[q][at + 1];
+      }
+    }
     if (NEED_X)
-      for (int k = 0; k < 3; k++)
-        vstore4 (vs[at + k], k, a);
+      vstore4 (s[r], 0, a + R);
     if (NEED_Y)
-      for (int k = 0; k < 3; k++)
-        vstore4 (vd[at + k], k, b);
+      vstore4 (d[r], 0, b + R);
 UNROLL
     for (int j = 0; j < K; j++) {
-      /* pixel q of this item's four is a[4 + q]; tap j reads it at j - R */
       if (NEED_X)
-        gx += dv[j] * vload4 (0, a + 4 + j - R);
+        gx += dv[j] * vload4 (0, a + j);
       if (NEED_Y)
-        gy += sm[j] * vload4 (0, b + 4 + j - R);
+        gy += sm[j] * vload4 (0, b + j);
     }
     sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
         width);
@@ -449,7 +485,7 @@ UNROLL
 __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1))) \
 void sobel_tiled_##name (SOBEL_ARGS) \
 { \
-  __local float4 vs[TH * WG_X], vd[TH * WG_X]; \
+  __local float vs[2 * R][TH * WG_X], vd[2 * R][TH * WG_X]; \
   sobel_vtiled (ik, ok, vs, vd, SOBEL_PASS); \
 }
 #elif TILED

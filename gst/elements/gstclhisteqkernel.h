@@ -77,7 +77,7 @@ typedef struct
 void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 
 /* 0: histogram, cut and LUT as separate launches; 1: in one (the default
- * on GPUs and on PoCL 3; see serial_fused_checked ()) */
+ * on GPUs and on PoCL 3 and 5.0; see serial_fused_checked ()) */
 #define GST_CL_HISTEQ_FUSED_ENV "GST_CL_HISTEQ_FUSED"
 /* 1: the frame's cut and map computed by the whole work-group (default on
  * GPUs), 0: by one work-item (default elsewhere) */

@@ -18,11 +18,13 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_kernel_debug);
 #define GST_CAT_DEFAULT gst_cl_sobel_kernel_debug
 
-/* Local memory of a tile of @rows x @wx items, either order. */
+/* Local memory of a tile of @rows x @wx items, either order: vertical
+ * first, two sums (smoothed, derivative) of 2 * @r edge floats per item
+ * and row. */
 static guint64
 tile_bytes (gboolean vfirst, gint rows, gint wx, gint r)
 {
-  return vfirst ? (guint64) 2 * rows * wx * 4 * sizeof (gfloat) :
+  return vfirst ? (guint64) 2 * rows * wx * 2 * r * sizeof (gfloat) :
       (guint64) (rows + 2 * r) * (4 * wx + 2 * r);
 }
 
