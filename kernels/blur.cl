@@ -382,10 +382,27 @@ blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
   else
     vtiled_down (cn, rows, ky, ROWS_ANY, false, ty, acc, xb, y0, plane,
         src_stride, width, height);
+  const int reach_b = rx * cn;  /* sums needed from each side */
+#if WARP_XCHG
+  /* by warp shuffles: byte -m of this column is byte 3 - (m - 1) % 4 of
+   * the item (m + 3) / 4 to the left, byte 3 + m byte (m - 1) % 4 of the
+   * item 1 + (m - 1) / 4 to the right; before any item returns */
+  float left[VT_MAX_ROWS][4 * VT_MAX_HALO_W],
+      right[VT_MAX_ROWS][4 * VT_MAX_HALO_W];
+UNROLL
+  for (int r = 0; r < rows; r++)
+UNROLL
+    for (int m = 1; m <= reach_b; m++) {
+      left[r][m - 1] = shfl_up (comp4 (acc[r], 3 - (m - 1) % 4),
+          (m + 3) / 4);
+      right[r][m - 1] = shfl_down (comp4 (acc[r], (m - 1) % 4),
+          1 + (m - 1) / 4);
+    }
+#else
   /* One plane per byte of the column, so that an item reads just the
-   * rx * cn sums it needs from each side, each at a 4-byte stride; its own
-   * four stay in registers (2 * halo words + 1 float4s read at a 16-byte
-   * stride were 1-3% slower: docs/PERFORMANCE.md, session 11). */
+   * sums it needs, each at a 4-byte stride; its own four stay in registers
+   * (2 * halo words + 1 float4s read at a 16-byte stride were 1-3% slower:
+   * docs/PERFORMANCE.md, session 11). */
   __local float *planes = (__local float *) vs;
   const int plane_n = tile_h * WG_X;
 UNROLL
@@ -397,6 +414,7 @@ UNROLL
     planes[3 * plane_n + at] = acc[r].w;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
+#endif
 
   if (lx < hw || lx >= WG_X - hw || xb >= wb)
     return;
@@ -406,15 +424,19 @@ UNROLL
     if (y >= height)
       break;
     float win[4 * (2 * VT_MAX_HALO_W + 1)];
-    const int at = (ly * rows + r) * WG_X + lx;
-    const int reach_b = rx * cn;        /* bytes needed each side */
 UNROLL
     for (int m = 1; m <= reach_b; m++) {
       /* byte -m and byte 3 + m of this column */
+#if WARP_XCHG
+      win[4 * hw - m] = left[r][m - 1];
+      win[4 * hw + 3 + m] = right[r][m - 1];
+#else
+      const int at = (ly * rows + r) * WG_X + lx;
       win[4 * hw - m] = planes[(3 - (m - 1) % 4) * plane_n + at -
           (m + 3) / 4];
       win[4 * hw + 3 + m] = planes[((m - 1) % 4) * plane_n + at + 1 +
           (m - 1) / 4];
+#endif
     }
     vstore4 (acc[r], hw, win);
     const float *c = win + 4 * hw;      /* this item's first byte */

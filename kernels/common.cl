@@ -99,3 +99,45 @@ rows_aligned4 (__global const uchar * p, int stride)
 #else
 #define UNROLL
 #endif
+
+/* Component @q (a constant after unrolling) of @v. */
+inline float
+comp4 (float4 v, int q)
+{
+  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
+}
+
+/* On NVIDIA's compiler (__NV_CL_C_VERSION), in a tiled kernel whose rows
+ * of items are 32 wide, a row of a work-group is one warp, and neighbours
+ * can trade values by warp shuffles (inline PTX) instead of local memory
+ * and a barrier. GST_CL_BUILD_OPTIONS=-DWARP_XCHG=0 turns them off
+ * (compared in docs/PERFORMANCE.md, session 11). Every item of the warp
+ * must take part. */
+#ifndef WARP_XCHG
+#if defined(__NV_CL_C_VERSION) && defined(WG_X) && WG_X == 32
+#define WARP_XCHG 1
+#else
+#define WARP_XCHG 0
+#endif
+#endif
+#if WARP_XCHG
+/* @v of the item @delta to the left (lane - delta) */
+inline float
+shfl_up (float v, uint delta)
+{
+  uint r;
+  asm volatile ("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
+      : "=r" (r) : "r" (as_uint (v)), "r" (delta));
+  return as_float (r);
+}
+
+/* @v of the item @delta to the right (lane + delta) */
+inline float
+shfl_down (float v, uint delta)
+{
+  uint r;
+  asm volatile ("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+      : "=r" (r) : "r" (as_uint (v)), "r" (delta));
+  return as_float (r);
+}
+#endif

@@ -375,13 +375,6 @@ UNROLL
   }
 }
 
-/* Component @q (a constant after unrolling) of @v. */
-inline float
-comp4 (float4 v, int q)
-{
-  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
-}
-
 inline void
 sobel_vtiled (const int in_kind, const int out_kind,
     __local float (*vs)[TH * WG_X], __local float (*vd)[TH * WG_X],
@@ -420,10 +413,32 @@ UNROLL
         if (NEED_Y)
           d[r] += dv[i - r] * in[i];
       }
-  /* Across, an item needs R sums from each neighbour: its neighbours' edge
-   * components go through local memory, one plane per component, its own
-   * four stay in registers (whole float4s, read at a 16-byte stride, were
-   * up to 12% slower: docs/PERFORMANCE.md, session 11). */
+  /* Across, an item needs R sums from each neighbour (its own four stay
+   * in registers): sl/dl the left one's last R components, sr/dr the right
+   * one's first R. */
+  float sl[VROWS][R], sr[VROWS][R], dl[VROWS][R], dr[VROWS][R];
+#if WARP_XCHG
+  /* by warp shuffles: no local memory, no barrier (every item of the
+   * warp takes part, so before any returns) */
+UNROLL
+  for (int r = 0; r < VROWS; r++)
+UNROLL
+    for (int q = 0; q < R; q++) {
+      if (NEED_X) {
+        sl[r][q] = shfl_up (comp4 (s[r], 4 - R + q), 1);
+        sr[r][q] = shfl_down (comp4 (s[r], q), 1);
+      }
+      if (NEED_Y) {
+        dl[r][q] = shfl_up (comp4 (d[r], 4 - R + q), 1);
+        dr[r][q] = shfl_down (comp4 (d[r], q), 1);
+      }
+    }
+  if (lx == 0 || lx == WG_X - 1 || x >= width)
+    return;
+#else
+  /* through local memory, one plane per component (whole float4s, read at
+   * a 16-byte stride, were up to 12% slower: docs/PERFORMANCE.md, session
+   * 11) */
 UNROLL
   for (int r = 0; r < VROWS; r++) {
     const int at = (ly * VROWS + r) * WG_X + lx;
@@ -445,22 +460,37 @@ UNROLL
     return;
 UNROLL
   for (int r = 0; r < VROWS; r++) {
+    const int at = (ly * VROWS + r) * WG_X + lx;
+UNROLL
+    for (int q = 0; q < R; q++) {
+      if (NEED_X) {
+        sl[r][q] = vs[R + q][at - 1];
+        sr[r][q] = vs[q][at + 1];
+      }
+      if (NEED_Y) {
+        dl[r][q] = vd[R + q][at - 1];
+        dr[r][q] = vd[q][at + 1];
+      }
+    }
+  }
+#endif
+UNROLL
+  for (int r = 0; r < VROWS; r++) {
     const int y = y0 + r;
     if (y >= height)
       return;
-    const int at = (ly * VROWS + r) * WG_X + lx;
     /* pixel q of this item's four is a[R + q]; tap j reads it at j - R */
     float a[4 + 2 * R], b[4 + 2 * R];
     float4 gx = 0.0f, gy = 0.0f;
 UNROLL
     for (int q = 0; q < R; q++) {
       if (NEED_X) {
-        a[q] = vs[R + q][at - 1];
-        a[4 + R + q] = vs[q][at + 1];
+        a[q] = sl[r][q];
+        a[4 + R + q] = sr[r][q];
       }
       if (NEED_Y) {
-        b[q] = vd[R + q][at - 1];
-        b[4 + R + q] = vd[q][at + 1];
+        b[q] = dl[r][q];
+        b[4 + R + q] = dr[r][q];
       }
     }
     if (NEED_X)
