@@ -304,10 +304,11 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
 /* Each work-item owns one 4-byte column of the tile, halo columns included,
  * and ROWS = tile_h / WG_Y consecutive rows: it reads its ROWS + KY - 1
  * input words straight from global memory (its neighbours' rows meet in the
- * cache), sums them down into ROWS float4s in local memory and, after one
- * barrier, sums across from its neighbours' sums. Per 4 pixels local
- * memory then carries 4 floats in and 2 * KX / 2 * cn out, where
- * blur_tiled reads KX unaligned byte vectors and KY float4s. The halo
+ * cache), sums them down into ROWS float4s, takes the rx * cn sums it
+ * needs from each side (from local memory after one barrier: 4 floats in,
+ * 2 * rx * cn out per 4 pixels, where blur_tiled reads KX unaligned byte
+ * vectors and KY float4s; or by warp shuffles, -DWARP_XCHG=1: common.cl)
+ * and sums across. The halo
  * columns take work-items, so a tile writes 4 * (WG_X - 2 * halo words)
  * bytes across (the host's tile width). */
 #define VT_HALO_W(rx, cn) (((rx) * (cn) + 3) / 4)

@@ -107,37 +107,25 @@ comp4 (float4 v, int q)
   return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
 }
 
-/* On NVIDIA's compiler (__NV_CL_C_VERSION), in a tiled kernel whose rows
- * of items are 32 wide, a row of a work-group is one warp, and neighbours
- * can trade values by warp shuffles (inline PTX) instead of local memory
- * and a barrier. GST_CL_BUILD_OPTIONS=-DWARP_XCHG=0 turns them off
- * (compared in docs/PERFORMANCE.md, session 11). Every item of the warp
- * must take part. */
+/* -DWARP_XCHG=1, from the host for NVIDIA GPUs whose tiled work-groups
+ * are 32 items across: a row of items is one warp, and neighbours trade
+ * values by warp shuffles (PTX shfl.sync) instead of local memory and a
+ * barrier (docs/PERFORMANCE.md, session 11). Every item of the warp must
+ * take part. */
 #ifndef WARP_XCHG
-#if defined(__NV_CL_C_VERSION) && defined(WG_X) && WG_X == 32
-#define WARP_XCHG 1
-#else
 #define WARP_XCHG 0
 #endif
-#endif
 #if WARP_XCHG
-/* @v of the item @delta to the left (lane - delta) */
-inline float
-shfl_up (float v, uint delta)
-{
-  uint r;
-  asm volatile ("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-      : "=r" (r) : "r" (as_uint (v)), "r" (delta));
-  return as_float (r);
+#define DEFINE_SHFL(name, mode, clamp) \
+inline float \
+name (float v, uint delta) \
+{ \
+  uint r; \
+  asm volatile ("shfl.sync." mode ".b32 %0, %1, %2, " clamp ", 0xffffffff;" \
+      : "=r" (r) : "r" (as_uint (v)), "r" (delta)); \
+  return as_float (r); \
 }
-
-/* @v of the item @delta to the right (lane + delta) */
-inline float
-shfl_down (float v, uint delta)
-{
-  uint r;
-  asm volatile ("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-      : "=r" (r) : "r" (as_uint (v)), "r" (delta));
-  return as_float (r);
-}
+/* @v of the item @delta to the left (lane - delta), to the right */
+DEFINE_SHFL (shfl_up, "up", "0")
+DEFINE_SHFL (shfl_down, "down", "0x1f")
 #endif

@@ -30,8 +30,10 @@
  *   sobel_tiled_IN_OUT  for GPUs, each work-item 4 pixels of TH / WG_Y
  *                       rows (-DWG_X, -DWG_Y, -DTH: the group and tile).
  *                       -DVFIRST=1 (sobel_vtiled): items sum their columns
- *                       down from global memory, then across through local
- *                       memory; a tile is 4 * (WG_X - 2) pixels wide.
+ *                       down from global memory, then across with their
+ *                       neighbours' edge sums (local memory, or warp
+ *                       shuffles with -DWARP_XCHG=1: common.cl); a tile is
+ *                       4 * (WG_X - 2) pixels wide.
  *                       -DVFIRST=0 (sobel_tiled): the luma of the tile plus
  *                       halo is staged in local memory (RGB converted once
  *                       per pixel); a tile is 4 * WG_X pixels wide.
@@ -325,9 +327,9 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
 /* As blur_vtiled (blur.cl): each work-item owns 4 pixels of a tile row,
  * the halo columns included (one each side, R <= 3), and VROWS = TH / WG_Y
  * consecutive rows. It reads all its input rows first, sums them down
- * (smoothing and derivative, integers: exact in any order) into local
- * memory and, after one barrier, sums across from its neighbours. A tile
- * writes 4 * (WG_X - 2) pixels across (the host's tile width). */
+ * (smoothing and derivative, integers: exact in any order), takes the R
+ * edge sums it needs from each neighbour and sums across. A tile writes
+ * 4 * (WG_X - 2) pixels across (the host's tile width). */
 #define VROWS (TH / WG_Y)
 
 /* Luma of one RGB / BGR pixel read as a little-endian word (luma_px). */
@@ -375,6 +377,57 @@ UNROLL
   }
 }
 
+/* The R sums an item needs from each side of its row's sums (@v its own):
+ * @l the left neighbour's last R components, @r the right one's first R.
+ * By warp shuffles (WARP_XCHG), or through local memory @p, one plane
+ * per component (whole float4s, read at a 16-byte stride, were up to 12%
+ * slower: docs/PERFORMANCE.md, session 11): every item stores its own
+ * edges at @at, then after a barrier loads its neighbours'. */
+#if WARP_XCHG
+inline void
+edges_by_shfl (float4 v, float *l, float *r)
+{
+UNROLL
+  for (int q = 0; q < R; q++) {
+    l[q] = shfl_up (comp4 (v, 4 - R + q), 1);
+    r[q] = shfl_down (comp4 (v, q), 1);
+  }
+}
+#else
+inline void
+edges_store (float4 v, __local float (*p)[TH * WG_X], int at)
+{
+UNROLL
+  for (int q = 0; q < R; q++) {
+    p[q][at] = comp4 (v, q);
+    p[R + q][at] = comp4 (v, 4 - R + q);
+  }
+}
+
+inline void
+edges_load (__local float (*p)[TH * WG_X], int at, float *l, float *r)
+{
+UNROLL
+  for (int q = 0; q < R; q++) {
+    l[q] = p[R + q][at - 1];
+    r[q] = p[q][at + 1];
+  }
+}
+#endif
+
+/* The sums tap j of pixel q reads, w[q + j]: @l, then @v, then @r (pixel
+ * q of this item's four is w[R + q], tap j reads it at j - R). */
+inline void
+edge_window (float4 v, const float *l, const float *r, float *w)
+{
+UNROLL
+  for (int q = 0; q < R; q++) {
+    w[q] = l[q];
+    w[4 + R + q] = r[q];
+  }
+  vstore4 (v, 0, w + R);
+}
+
 inline void
 sobel_vtiled (const int in_kind, const int out_kind,
     __local float (*vs)[TH * WG_X], __local float (*vd)[TH * WG_X],
@@ -418,41 +471,23 @@ UNROLL
    * one's first R. */
   float sl[VROWS][R], sr[VROWS][R], dl[VROWS][R], dr[VROWS][R];
 #if WARP_XCHG
-  /* by warp shuffles: no local memory, no barrier (every item of the
-   * warp takes part, so before any returns) */
 UNROLL
-  for (int r = 0; r < VROWS; r++)
-UNROLL
-    for (int q = 0; q < R; q++) {
-      if (NEED_X) {
-        sl[r][q] = shfl_up (comp4 (s[r], 4 - R + q), 1);
-        sr[r][q] = shfl_down (comp4 (s[r], q), 1);
-      }
-      if (NEED_Y) {
-        dl[r][q] = shfl_up (comp4 (d[r], 4 - R + q), 1);
-        dr[r][q] = shfl_down (comp4 (d[r], q), 1);
-      }
-    }
+  for (int r = 0; r < VROWS; r++) {
+    if (NEED_X)
+      edges_by_shfl (s[r], sl[r], sr[r]);
+    if (NEED_Y)
+      edges_by_shfl (d[r], dl[r], dr[r]);
+  }
   if (lx == 0 || lx == WG_X - 1 || x >= width)
     return;
 #else
-  /* through local memory, one plane per component (whole float4s, read at
-   * a 16-byte stride, were up to 12% slower: docs/PERFORMANCE.md, session
-   * 11) */
 UNROLL
   for (int r = 0; r < VROWS; r++) {
     const int at = (ly * VROWS + r) * WG_X + lx;
-UNROLL
-    for (int q = 0; q < R; q++) {
-      if (NEED_X) {
-        vs[q][at] = comp4 (s[r], q);
-        vs[R + q][at] = comp4 (s[r], 4 - R + q);
-      }
-      if (NEED_Y) {
-        vd[q][at] = comp4 (d[r], q);
-        vd[R + q][at] = comp4 (d[r], 4 - R + q);
-      }
-    }
+    if (NEED_X)
+      edges_store (s[r], vs, at);
+    if (NEED_Y)
+      edges_store (d[r], vd, at);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -461,17 +496,10 @@ UNROLL
 UNROLL
   for (int r = 0; r < VROWS; r++) {
     const int at = (ly * VROWS + r) * WG_X + lx;
-UNROLL
-    for (int q = 0; q < R; q++) {
-      if (NEED_X) {
-        sl[r][q] = vs[R + q][at - 1];
-        sr[r][q] = vs[q][at + 1];
-      }
-      if (NEED_Y) {
-        dl[r][q] = vd[R + q][at - 1];
-        dr[r][q] = vd[q][at + 1];
-      }
-    }
+    if (NEED_X)
+      edges_load (vs, at, sl[r], sr[r]);
+    if (NEED_Y)
+      edges_load (vd, at, dl[r], dr[r]);
   }
 #endif
 UNROLL
@@ -479,24 +507,12 @@ UNROLL
     const int y = y0 + r;
     if (y >= height)
       return;
-    /* pixel q of this item's four is a[R + q]; tap j reads it at j - R */
     float a[4 + 2 * R], b[4 + 2 * R];
     float4 gx = 0.0f, gy = 0.0f;
-UNROLL
-    for (int q = 0; q < R; q++) {
-      if (NEED_X) {
-        a[q] = sl[r][q];
-        a[4 + R + q] = sr[r][q];
-      }
-      if (NEED_Y) {
-        b[q] = dl[r][q];
-        b[4 + R + q] = dr[r][q];
-      }
-    }
     if (NEED_X)
-      vstore4 (s[r], 0, a + R);
+      edge_window (s[r], sl[r], sr[r], a);
     if (NEED_Y)
-      vstore4 (d[r], 0, b + R);
+      edge_window (d[r], dl[r], dr[r], b);
 UNROLL
     for (int j = 0; j < K; j++) {
       if (NEED_X)

@@ -517,6 +517,32 @@ device_pairs (void)
   return pairs;
 }
 
+/* Which devices' tiled kernels trade neighbours' sums by warp shuffles
+ * (the host's -DWARP_XCHG): NVIDIA GPUs only, and not with
+ * GST_CL_WARP_XCHG=0. The shuffle path itself is checked on an NVIDIA GPU
+ * by check_sobel_kernels / check_blur_kernels. */
+GST_START_TEST (test_warp_shuffles_by_device)
+{
+  GstCLDeviceInfo nv = { 0 }, pocl = { 0 };
+
+  nv.is_gpu = TRUE;
+  nv.platform_name = (gchar *) "NVIDIA CUDA";
+  pocl.platform_name = (gchar *) "Portable Computing Language";
+  g_unsetenv (GST_CL_WARP_XCHG_ENV);
+  fail_unless (gst_cl_device_has_warp_shuffles (&nv));
+  fail_if (gst_cl_device_has_warp_shuffles (&pocl));
+  pocl.is_gpu = TRUE;           /* another vendor's GPU: no PTX */
+  fail_if (gst_cl_device_has_warp_shuffles (&pocl));
+  nv.is_gpu = FALSE;
+  fail_if (gst_cl_device_has_warp_shuffles (&nv));
+  nv.is_gpu = TRUE;
+  g_setenv (GST_CL_WARP_XCHG_ENV, "0", TRUE);
+  fail_if (gst_cl_device_has_warp_shuffles (&nv));
+  g_unsetenv (GST_CL_WARP_XCHG_ENV);
+}
+
+GST_END_TEST;
+
 /* clblur ! clsobel: the edges are those of the blurred frame (tee'd off
  * before clsobel), also when the two elements run on different devices. */
 GST_START_TEST (test_chain_result)
@@ -589,6 +615,7 @@ clsobel_suite (void)
   tcase_add_test (tc, test_unsupported_caps_refused);
   tcase_add_test (tc, test_chain_counters);
   tcase_add_test (tc, test_chain_result);
+  tcase_add_test (tc, test_warp_shuffles_by_device);
   return s;
 }
 

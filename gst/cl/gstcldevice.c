@@ -165,6 +165,14 @@ gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev)
   return !dev->is_gpu && dev->name && strstr (dev->name, "avx512") != NULL;
 }
 
+gboolean
+gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev)
+{
+  return dev->is_gpu && dev->platform_name &&
+      g_str_has_prefix (dev->platform_name, "NVIDIA") &&
+      g_strcmp0 (g_getenv (GST_CL_WARP_XCHG_ENV), "0") != 0;
+}
+
 const GstCLDeviceInfo *
 gst_cl_device_first_of_type (const GPtrArray * list, cl_device_type type)
 {
