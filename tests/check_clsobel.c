@@ -529,15 +529,16 @@ GST_START_TEST (test_warp_shuffles_by_device)
   nv.platform_name = (gchar *) "NVIDIA CUDA";
   pocl.platform_name = (gchar *) "Portable Computing Language";
   g_unsetenv (GST_CL_WARP_XCHG_ENV);
-  fail_unless (gst_cl_device_has_warp_shuffles (&nv));
-  fail_if (gst_cl_device_has_warp_shuffles (&pocl));
+  fail_unless (gst_cl_device_has_warp_shuffles (&nv, 32));
+  fail_if (gst_cl_device_has_warp_shuffles (&pocl, 32));
   pocl.is_gpu = TRUE;           /* another vendor's GPU: no PTX */
-  fail_if (gst_cl_device_has_warp_shuffles (&pocl));
+  fail_if (gst_cl_device_has_warp_shuffles (&pocl, 32));
+  fail_if (gst_cl_device_has_warp_shuffles (&nv, 16));  /* a row: 2 warps */
   nv.is_gpu = FALSE;
-  fail_if (gst_cl_device_has_warp_shuffles (&nv));
+  fail_if (gst_cl_device_has_warp_shuffles (&nv, 32));
   nv.is_gpu = TRUE;
   g_setenv (GST_CL_WARP_XCHG_ENV, "0", TRUE);
-  fail_if (gst_cl_device_has_warp_shuffles (&nv));
+  fail_if (gst_cl_device_has_warp_shuffles (&nv, 32));
   g_unsetenv (GST_CL_WARP_XCHG_ENV);
 }
 

@@ -166,9 +166,9 @@ gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev)
 }
 
 gboolean
-gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev)
+gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev, gint wg_x)
 {
-  return dev->is_gpu && dev->platform_name &&
+  return wg_x == 32 && dev->is_gpu && dev->platform_name &&
       g_str_has_prefix (dev->platform_name, "NVIDIA") &&
       g_strcmp0 (g_getenv (GST_CL_WARP_XCHG_ENV), "0") != 0;
 }

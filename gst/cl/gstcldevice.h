@@ -52,11 +52,13 @@ const GstCLDeviceInfo *gst_cl_device_first_of_type (const GPtrArray * list,
  * kernels that use them have a plain path too, so a wrong guess costs
  * speed, never correctness. */
 gboolean gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev);
-/* Whether @dev's tiled kernels, in work-groups 32 items across, trade
+/* Whether @dev's tiled kernels, in work-groups @wg_x items across, trade
  * neighbours' values by warp shuffles (kernels/common.cl, WARP_XCHG):
- * NVIDIA's GPUs (32-wide warps, inline PTX), unless the environment's
- * GST_CL_WARP_XCHG=0 turns them off (local memory then, as elsewhere). */
-gboolean gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev);
+ * only where a row of the group is one warp, @wg_x 32 on NVIDIA's GPUs
+ * (inline PTX), unless the environment's GST_CL_WARP_XCHG=0 turns them
+ * off (local memory then, as elsewhere). */
+gboolean gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev,
+    gint wg_x);
 #define GST_CL_WARP_XCHG_ENV "GST_CL_WARP_XCHG"
 /* "P.D name (TYPE)" for every device, one per line. Free with g_free(). */
 gchar *gst_cl_device_describe_all (void);

@@ -390,7 +390,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
   if (variant == GST_CL_BLUR_TILED) {
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DVFIRST=%d"
         " -DWARP_XCHG=%d", prog->wg_x, prog->wg_y, prog->vfirst,
-        prog->wg_x == 32 && gst_cl_device_has_warp_shuffles (ctx->device));
+        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x));
     if (chroma_taps && prog->tile_h[0] > 0) {
       prog->chroma_taps = *chroma_taps;
       for (gint i = 0; i < 2; i++)

@@ -128,8 +128,8 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
   if (variant == GST_CL_SOBEL_TILED)
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d -DVFIRST=%d"
         " -DWARP_XCHG=%d", prog->wg_x, prog->wg_y, prog->tile_h,
-        prog->vfirst, prog->wg_x == 32 &&
-        gst_cl_device_has_warp_shuffles (ctx->device));
+        prog->vfirst, gst_cl_device_has_warp_shuffles (ctx->device,
+            prog->wg_x));
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */
