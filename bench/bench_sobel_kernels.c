@@ -112,7 +112,7 @@ main (int argc, char **argv)
           }
           job.prog = &prog;
           gdouble ms = bench_median_ms (launch_sobel, &job, iters, &min_ms);
-          g_print ("%-32.32s %-4s %-6s %5d %-9s %9.3f %9.3f %9.3f %6.2fx%s\n",
+          g_print ("%-32.32s %-4s %-6s %5d %-9s %9.4f %9.4f %9.4f %6.2fx%s\n",
               dev->name, in == GST_CL_SOBEL_IN_Y ? "y" : "rgba",
               gst_cl_sobel_variant_name (v), params[pi].ksize,
               params[pi].mode == GST_CL_SOBEL_MAGNITUDE ? "magnitude" : "x",

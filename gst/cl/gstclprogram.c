@@ -214,6 +214,15 @@ build_source (GstCLContext * ctx, const gchar * name, const gchar * source,
     return NULL;
   }
   gst_cl_context_count (ctx, GST_CL_COUNTER_PROGRAM_BUILDS, 1);
+  if (gst_debug_category_get_threshold (gst_cl_debug) >= GST_LEVEL_DEBUG) {
+    /* e.g. NVIDIA's register counts, with -cl-nv-verbose in
+     * GST_CL_BUILD_OPTIONS */
+    gchar *log = build_log (program, ctx->device->device);
+    g_strstrip (log);
+    if (*log)
+      GST_DEBUG ("build log of %s [%s]:\n%s", name, options, log);
+    g_free (log);
+  }
   return program;
 }
 
