@@ -98,20 +98,26 @@ store16 (float16 acc, __global uchar * d, int n)
   }
 }
 
+/* store16's rounding for 4 bytes; @aligned: @d is on a 4-byte boundary */
 inline void
-store4 (float4 acc, __global uchar * d, int n)
+store4 (float4 acc, __global uchar * d, int n, const bool aligned)
 {
   /* the same as store16's clamp, + 0.5, truncate, in one saturating
    * conversion per byte (NVIDIA: cvt.rzi.sat, no min and max) */
   const uchar4 out = convert_uchar4_sat (acc + 0.5f);
-  if (n >= 4 && ((size_t) d & 3) == 0) {
+  if (n >= 4 && aligned) {
     *(__global uint *) d = as_uint (out);
   } else if (n >= 4) {
     vstore4 (out, 0, d);
   } else {
-    uchar tmp[4];
-    vstore4 (out, 0, tmp);
-    store_bytes (d, tmp, n);
+    /* by component, not through a private array, which the compiler
+     * stored for every row before testing n (docs/PERFORMANCE.md,
+     * session 14) */
+    d[0] = out.s0;
+    if (n > 1)
+      d[1] = out.s1;
+    if (n > 2)
+      d[2] = out.s2;
   }
 }
 
@@ -295,7 +301,8 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
     float4 acc = ty[ry] * h[ry * (TW / 4)];
     for (int j = 0; j < ry; j++)
       acc += ty[j] * (h[j * (TW / 4)] + h[(ky - 1 - j) * (TW / 4)]);
-    store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb);
+    store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb,
+        rows_aligned4 (dst + dst_off, dst_stride));
   }
 }
 
@@ -419,8 +426,12 @@ UNROLL
 
   if (lx < hw || lx >= WG_X - hw || xb >= wb)
     return;
+  /* the output row by a pointer stepped down, its alignment tested once
+   * (docs/PERFORMANCE.md, session 14) */
+  const bool out_aligned = rows_aligned4 (dst + dst_off, dst_stride);
+  __global uchar *o = dst + dst_off + y0 * dst_stride + xb;
 UNROLL
-  for (int r = 0; r < rows; r++) {
+  for (int r = 0; r < rows; r++, o += dst_stride) {
     const int y = y0 + r;
     if (y >= height)
       break;
@@ -450,7 +461,7 @@ UNROLL
         a += tx[j] * (c[b + (j - rx) * cn] + c[b + (rx - j) * cn]);
       s[b] = a;
     }
-    store4 (vload4 (0, s), dst + dst_off + y * dst_stride + xb, wb - xb);
+    store4 (vload4 (0, s), o, wb - xb, out_aligned);
   }
 }
 

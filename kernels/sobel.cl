@@ -103,9 +103,40 @@ luma16 (const int in_kind, __global const uchar * row, int x)
 #define NEED_Y 1
 #endif
 
+/* v * SCALE + DELTA; no add when DELTA is 0 (IEEE keeps x + 0.0f, as x
+ * may be -0), no multiply when SCALE is 1 */
+#define SCALED(v) (DELTA == 0.0f ? (v) * SCALE : (v) * SCALE + DELTA)
 #define FINISH(gx, gy) \
-    ((MODE == 0 ? sqrt (gx * gx + gy * gy) : MODE == 1 ? fabs (gx) : \
-        fabs (gy)) * SCALE + DELTA)
+    SCALED (MODE == 0 ? sqrt (gx * gx + gy * gy) : MODE == 1 ? fabs (gx) : \
+        fabs (gy))
+
+/* The K taps of the smoothing (symmetric) and the derivative
+ * (antisymmetric, its middle tap 0) applied to @v[0 .. K-1], each sum
+ * started from its first term. Sums started from 0.0f kept every add of 0
+ * and every multiply by the middle 0 (IEEE: x + 0 is not x for x = -0, nor
+ * x * 0 zero for infinities): NVIDIA's compiler emitted twice the float
+ * work of the GPU tile (docs/PERFORMANCE.md, session 14). The sums are of
+ * integers: exact in any order. */
+inline float4
+smooth_taps (const float4 * v)
+{
+  /* the middle tap last, by fma: x * 2 + y became x + x + y */
+  float4 s = sm[0] * (v[0] + v[K - 1]);
+UNROLL
+  for (int j = 1; j < R; j++)
+    s = fma ((float4) sm[j], v[j] + v[K - 1 - j], s);
+  return fma ((float4) sm[R], v[R], s);
+}
+
+inline float4
+deriv_taps (const float4 * v)
+{
+  float4 d = dv[K - 1] * (v[K - 1] - v[0]);
+UNROLL
+  for (int j = 1; j < R; j++)
+    d += dv[K - 1 - j] * (v[K - 1 - j] - v[j]);
+  return d;
+}
 
 /* ---- bands: for CPUs ------------------------------------------------------ */
 
@@ -225,24 +256,30 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
 }
 
 /* Finishes gx, gy of pixels x .. x + 3 and stores those inside the row
- * @o as @out_kind (1: one byte, 4: v, v, v, 255). */
+ * @o as @out_kind (1: one byte, 4: v, v, v, 255). @aligned: the rows
+ * start on 4-byte boundaries (x is a multiple of 4). */
 inline void
 sobel_store4 (const int out_kind, float4 gx, float4 gy, __global uchar * o,
-    int x, int width)
+    int x, int width, const bool aligned)
 {
   uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
   if (THRESH > 0)
     out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
   const int n = min (4, width - x);
+  /* the last pixels of a row by component, not through a private array,
+   * which the compiler stored for every row before testing n */
   if (out_kind == 1) {
     o += x;
-    if (n == 4 && ((size_t) o & 3) == 0) {
+    if (n == 4 && aligned) {
       *(__global uint *) o = as_uint (out);
     } else if (n == 4) {
       vstore4 (out, 0, o);
     } else {
-      for (int q = 0; q < n; q++)
-        o[q] = ((uchar *) &out)[q];
+      o[0] = out.s0;
+      if (n > 1)
+        o[1] = out.s1;
+      if (n > 2)
+        o[2] = out.s2;
     }
   } else {
     o += 4 * x;
@@ -250,8 +287,11 @@ sobel_store4 (const int out_kind, float4 gx, float4 gy, __global uchar * o,
     if (n == 4) {
       vstore16 (as_uchar16 (w), 0, o);
     } else {
-      for (int q = 0; q < n; q++)
-        vstore4 (as_uchar4 (((uint *) &w)[q]), q, o);
+      vstore4 (as_uchar4 (w.s0), 0, o);
+      if (n > 1)
+        vstore4 (as_uchar4 (w.s1), 1, o);
+      if (n > 2)
+        vstore4 (as_uchar4 (w.s2), 2, o);
     }
   }
 }
@@ -318,7 +358,7 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
         gy += dv[k] * s;
     }
     sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
-        width);
+        width, rows_aligned4 (dst + dst_off, dst_stride));
   }
 }
 
@@ -370,6 +410,15 @@ sobel_vload (const int in_kind, const int reach, const bool words,
     float4 * in, __global const uchar * plane, int stride, int x, int y0,
     int width, int height)
 {
+  if (reach == ROWS_INSIDE) {
+    /* a pointer stepped down the rows: one add a row, not a multiply and
+     * 64-bit adds */
+    __global const uchar *row = plane + (y0 - R) * stride;
+UNROLL
+    for (int i = 0; i < VROWS + K - 1; i++, row += stride)
+      in[i] = luma4 (in_kind, row, x, width, words);
+    return;
+  }
 UNROLL
   for (int i = 0; i < VROWS + K - 1; i++) {
     in[i] = luma4 (in_kind, plane +
@@ -454,18 +503,10 @@ sobel_vtiled (const int in_kind, const int out_kind,
     sobel_vload (in_kind, ROWS_ANY, false, in, plane, src_stride, x, y0,
         width, height);
 UNROLL
-  for (int r = 0; r < VROWS; r++)
-    s[r] = d[r] = 0.0f;
-UNROLL
-  for (int i = 0; i < VROWS + K - 1; i++)
-UNROLL
-    for (int r = 0; r < VROWS; r++)
-      if (i - r >= 0 && i - r < K) {
-        if (NEED_X)
-          s[r] += sm[i - r] * in[i];
-        if (NEED_Y)
-          d[r] += dv[i - r] * in[i];
-      }
+  for (int r = 0; r < VROWS; r++) {
+    s[r] = NEED_X ? smooth_taps (in + r) : (float4) 0.0f;
+    d[r] = NEED_Y ? deriv_taps (in + r) : (float4) 0.0f;
+  }
   /* Across, an item needs R sums from each neighbour (its own four stay
    * in registers): sl/dl the left one's last R components, sr/dr the right
    * one's first R. */
@@ -502,26 +543,30 @@ UNROLL
       edges_load (vd, at, dl[r], dr[r]);
   }
 #endif
+  /* the output row by a pointer stepped down, its alignment tested once */
+  const bool out_aligned = rows_aligned4 (dst + dst_off, dst_stride);
+  __global uchar *o = dst + dst_off + y0 * dst_stride;
 UNROLL
-  for (int r = 0; r < VROWS; r++) {
+  for (int r = 0; r < VROWS; r++, o += dst_stride) {
     const int y = y0 + r;
     if (y >= height)
       return;
     float a[4 + 2 * R], b[4 + 2 * R];
-    float4 gx = 0.0f, gy = 0.0f;
+    float4 ta[K], tb[K], gx = 0.0f, gy = 0.0f;
     if (NEED_X)
       edge_window (s[r], sl[r], sr[r], a);
     if (NEED_Y)
       edge_window (d[r], dl[r], dr[r], b);
 UNROLL
     for (int j = 0; j < K; j++) {
-      if (NEED_X)
-        gx += dv[j] * vload4 (0, a + j);
-      if (NEED_Y)
-        gy += sm[j] * vload4 (0, b + j);
+      ta[j] = NEED_X ? vload4 (0, a + j) : (float4) 0.0f;
+      tb[j] = NEED_Y ? vload4 (0, b + j) : (float4) 0.0f;
     }
-    sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
-        width);
+    if (NEED_X)
+      gx = deriv_taps (ta);
+    if (NEED_Y)
+      gy = smooth_taps (tb);
+    sobel_store4 (out_kind, gx, gy, o, x, width, out_aligned);
   }
 }
 

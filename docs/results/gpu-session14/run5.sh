@@ -1,0 +1,39 @@
+#!/bin/bash
+# Session 14, device run 5: the Sobel tile's tap sums started from their first term,
+# its row pointer stepped, the last pixels of a row stored without a private
+# array (build/), against 1de6ff0 (build-old/, a clean worktree): the GPU checkers,
+# kernel times taking turns, bench.py's ratios taking turns.
+# . .device/env.sh && bash THIS "$OUT"
+out=${1:-/tmp/run5}; mkdir -p "$out"
+export GST_CL_CACHE_DIR=/tmp/clcache
+{ echo "=== machine"; nvidia-smi -L; nproc
+  for k in sobel blur; do
+    echo "=== $k checker, tiled, GPU ($(date +%T))"
+    KERNELCHECK_DEVICES=gpu timeout 120 build/tests/check_${k}_kernels tiled > "$out/$k-check.txt" 2>&1
+    echo "exit $?"; tail -1 "$out/$k-check.txt"; grep -m5 FAIL "$out/$k-check.txt"
+  done
+} > "$out/check.log" 2>&1
+cat "$out/check.log"
+{
+for pass in 1 2 3; do
+  for b in build build-old; do
+    echo "=== $b pass $pass"
+    timeout 60 $b/bench/bench_sobel_kernels 3840 2160 300 tiled gpu
+    timeout 60 $b/bench/bench_sobel_kernels 1920 1080 300 tiled gpu
+    timeout 60 $b/bench/bench_blur_frames 3840 2160 1.1 5 200 gpu
+    timeout 60 $b/bench/bench_blur_frames 1920 1080 1.1 5 200 gpu
+  done
+done
+} > "$out/kernels.log" 2>&1
+grep -E "^===|y +tiled +(3|7) magn|y +tiled +3 x|rgba +tiled +3 magn|GRAY8|NV12" "$out/kernels.log" | cut -c1-120
+for i in 1 2 3; do
+  for b in build build-old; do
+    echo "=== bench.py $b run $i"
+    GST_PLUGIN_PATH=$PWD/$b timeout 80 python3 bench/bench.py --build-dir $b --items clsobel,clblur \
+      --sizes 4K,1080p --formats GRAY8,NV12 --devices gpu --kinds ours,floor --reps 3 \
+      --seconds 0.2 --budget 60 --out "$out/$b-$i" 2>&1 | grep -E "GPU: kernel"
+  done
+done > "$out/ratios.log"
+cat "$out/ratios.log"
+(cd "$out" && tar czf b.tgz build-* && rm -rf build-*/)
+(cd /tmp/clcache && tar czf "$out/clcache.tgz" .)
