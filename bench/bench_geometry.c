@@ -13,7 +13,6 @@
 #include "cl/gstclutils.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "benchutil.h"
 
@@ -127,8 +126,7 @@ main (int argc, char **argv)
 
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
-    if ((!strcmp (which, "gpu") && !dev->is_gpu) ||
-        (!strcmp (which, "cpu") && dev->is_gpu))
+    if (!bench_device_wanted (dev, which))
       continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     if (!ctx) {

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 
 #include "benchutil.h"
-#include <string.h>
 
 /* Reads every 16 bytes; the never-taken store keeps the loads alive. */
 #define READ_ONLY_SRC \
@@ -222,8 +221,7 @@ main (int argc, char **argv)
   devices = bench_devices (&argc, &argv);
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
-    if ((!strcmp (which, "gpu") && !dev->is_gpu) ||
-        (!strcmp (which, "cpu") && dev->is_gpu))
+    if (!bench_device_wanted (dev, which))
       continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     GstCLHisteqProgram prog;

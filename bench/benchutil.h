@@ -26,6 +26,15 @@ bench_devices (int *argc, char ***argv)
   return devices;
 }
 
+/* Whether @dev is among the devices a "gpu", "cpu" or "all" argument
+ * asks for. */
+static inline gboolean
+bench_device_wanted (const GstCLDeviceInfo * dev, const gchar * which)
+{
+  return !((!g_strcmp0 (which, "gpu") && !dev->is_gpu) ||
+      (!g_strcmp0 (which, "cpu") && dev->is_gpu));
+}
+
 /* A plain read+write of the frame: the floor a kernel is measured against. */
 #define BENCH_COPY_SRC \
     "__kernel void copy16 (__global const uchar16 * restrict s," \
