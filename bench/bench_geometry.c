@@ -82,23 +82,9 @@ build_shape (GstCLContext * ctx, const gchar * src, const Shape * s,
   gchar *opts = g_strdup_printf ("-cl-std=CL1.2 -DPXW=%d -DROWS=%d -DHALO=%d"
       " -DLANES=%d -DXCHG=%d -DWARP_XCHG=%d -DWG_X=%d -DWG_Y=%d -DMATH=%d"
       " -DCHUNK=%d -DPREFETCH=%d", s->pxw, s->rows, s->halo, s->lanes,
-      s->xchg, shuffles, s->wg_x, s->wg_y, s->math, MAX (s->chunk, 1),
-      s->prefetch);
-  cl_int st;
-  cl_kernel k = NULL;
-  cl_program prog = clCreateProgramWithSource (ctx->context, 1, &src, NULL,
-      &st);
-  if (st == CL_SUCCESS && clBuildProgram (prog, 1, &ctx->device->device,
-          opts, NULL, NULL) == CL_SUCCESS)
-    k = clCreateKernel (prog, "geometry", &st);
-  else if (st == CL_SUCCESS) {
-    gchar log[4096] = "";
-    clGetProgramBuildInfo (prog, ctx->device->device, CL_PROGRAM_BUILD_LOG,
-        sizeof (log) - 1, log, NULL);
-    g_printerr ("%s: build failed (%s):\n%s\n", s->name, opts, log);
-  }
-  if (prog)
-    clReleaseProgram (prog);
+      s->xchg, shuffles, s->wg_x, s->wg_y, s->math, s->chunk, s->prefetch);
+  cl_kernel k = bench_build_kernel_with (ctx->context, ctx->device->device,
+      src, "geometry", opts);
   g_free (opts);
   return k;
 }
@@ -168,7 +154,7 @@ main (int argc, char **argv)
         continue;
       gint items_out = s->wg_x - 2 * s->lanes;
       gint tiles_x = (width + s->pxw * items_out - 1) / (s->pxw * items_out);
-      gint chunk_h = s->wg_y * s->rows * MAX (s->chunk, 1);
+      gint chunk_h = s->wg_y * s->rows * s->chunk;
       gint tiles_y = (height + chunk_h - 1) / chunk_h;
       gdouble ms[2];
       clSetKernelArg (k, 2, sizeof (gint), &width);

@@ -41,11 +41,12 @@ bench_device_wanted (const GstCLDeviceInfo * dev, const gchar * which)
     " __global uchar16 * restrict d) { size_t i = get_global_id (0);" \
     " d[i] = s[i]; }"
 
-/* Kernel @name of the OpenCL C @src, built for @device (the kernel keeps
- * its program); NULL if it does not build. */
+/* Kernel @name of the OpenCL C @src, built for @device with @options (may
+ * be NULL; the kernel keeps its program); NULL if it does not build, with
+ * the build log on stderr. */
 static inline cl_kernel
-bench_build_kernel (cl_context context, cl_device_id device, const char *src,
-    const char *name)
+bench_build_kernel_with (cl_context context, cl_device_id device,
+    const char *src, const char *name, const char *options)
 {
   cl_int status;
   cl_kernel k = NULL;
@@ -54,10 +55,25 @@ bench_build_kernel (cl_context context, cl_device_id device, const char *src,
 
   if (status != CL_SUCCESS)
     return NULL;
-  if (clBuildProgram (prog, 1, &device, NULL, NULL, NULL) == CL_SUCCESS)
+  if (clBuildProgram (prog, 1, &device, options, NULL, NULL) == CL_SUCCESS) {
     k = clCreateKernel (prog, name, &status);
+  } else {
+    gchar log[4096] = "";
+    clGetProgramBuildInfo (prog, device, CL_PROGRAM_BUILD_LOG,
+        sizeof (log) - 1, log, NULL);
+    g_printerr ("%s: build failed (%s):\n%s\n", name,
+        options ? options : "", log);
+    status = CL_BUILD_PROGRAM_FAILURE;
+  }
   clReleaseProgram (prog);
   return status == CL_SUCCESS ? k : NULL;
+}
+
+static inline cl_kernel
+bench_build_kernel (cl_context context, cl_device_id device, const char *src,
+    const char *name)
+{
+  return bench_build_kernel_with (context, device, src, name, NULL);
 }
 
 /* Buffers of @bytes each, zeroed on @queue, as many as span 256 MiB (2 to

@@ -293,6 +293,7 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
   const int xb = gx0 + 4 * lx;
   if (xb >= wb)
     return;
+  const bool out_aligned = rows_aligned4 (dst + dst_off, dst_stride);
   for (int rr = ly; rr < tile_h; rr += WG_Y) {
     const int y = gy0 + rr;
     if (y >= height)
@@ -301,8 +302,7 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
     float4 acc = ty[ry] * h[ry * (TW / 4)];
     for (int j = 0; j < ry; j++)
       acc += ty[j] * (h[j * (TW / 4)] + h[(ky - 1 - j) * (TW / 4)]);
-    store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb,
-        rows_aligned4 (dst + dst_off, dst_stride));
+    store4 (acc, dst + dst_off + y * dst_stride + xb, wb - xb, out_aligned);
   }
 }
 

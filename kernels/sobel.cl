@@ -334,11 +334,13 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
   const int x = gx0 + 4 * lx;
   if (x >= width)
     return;
+  const bool out_aligned = rows_aligned4 (dst + dst_off, dst_stride);
   for (int r = ly; r < TH; r += WG_Y) {
     const int y = gy0 + r;
     if (y >= height)
       return;
-    float4 gx = 0.0f, gy = 0.0f;
+    /* each tile row across, then those sums down */
+    float4 s[K], d[K], gx = 0.0f, gy = 0.0f;
   #pragma unroll
     for (int k = 0; k < K; k++) {
       __local const uchar *t = tile + (r + k) * TCOLS + 4 * lx;
@@ -346,19 +348,15 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
   #pragma unroll
       for (int j = 0; j < K; j++)
         l[j] = convert_float4 (vload4 (0, t + j));
-      float4 s = sm[R] * l[R], d = 0.0f;
-  #pragma unroll
-      for (int j = 0; j < R; j++) {
-        s += sm[j] * (l[j] + l[K - 1 - j]);
-        d += dv[K - 1 - j] * (l[K - 1 - j] - l[j]);
-      }
-      if (NEED_X)
-        gx += sm[k] * d;
-      if (NEED_Y)
-        gy += dv[k] * s;
+      s[k] = smooth_taps (l);
+      d[k] = deriv_taps (l);
     }
+    if (NEED_X)
+      gx = smooth_taps (d);
+    if (NEED_Y)
+      gy = deriv_taps (s);
     sobel_store4 (out_kind, gx, gy, dst + dst_off + y * dst_stride, x,
-        width, rows_aligned4 (dst + dst_off, dst_stride));
+        width, out_aligned);
   }
 }
 
