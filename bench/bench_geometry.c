@@ -19,37 +19,44 @@
 typedef struct
 {
   const gchar *name;
-  gint pxw, rows, halo, lanes, xchg, wg_x, wg_y, math, chunk, prefetch;
+  gint pxw, rows, halo, lanes, xchg, wg_x, wg_y, math, chunk, prefetch, half2;
 } Shape;
 
 /* From the 2-D copy to the shape of clsobel's tile (4 bytes by 4 rows, a
  * halo row each side, halo items, shuffles), then wider items. */
 static const Shape shapes[] = {
-  {"copy16 2-D", 16, 1, 0, 0, 0, 32, 8, 0, 1, 0},
-  {"copy4 2-D", 4, 1, 0, 0, 0, 32, 8, 0, 1, 0},
-  {"4B x 4 rows", 4, 4, 0, 0, 0, 32, 4, 0, 1, 0},
-  {"+ halo rows", 4, 4, 1, 0, 0, 32, 4, 0, 1, 0},
-  {"+ halo items (clsobel's)", 4, 4, 1, 1, 0, 32, 4, 0, 1, 0},
-  {"+ shuffles", 4, 4, 1, 1, 1, 32, 4, 0, 1, 0},
-  {"4B x 2 rows, all", 4, 2, 1, 1, 1, 32, 8, 0, 1, 0},
-  {"4B x 1 row, all", 4, 1, 1, 1, 1, 32, 8, 0, 1, 0},
-  {"8B x 4 rows, all", 8, 4, 1, 1, 1, 32, 4, 0, 1, 0},
-  {"8B x 2 rows, all", 8, 2, 1, 1, 1, 32, 8, 0, 1, 0},
-  {"16B x 1 row, all", 16, 1, 1, 1, 1, 32, 8, 0, 1, 0},
-  {"16B x 2 rows, all", 16, 2, 1, 1, 1, 32, 4, 0, 1, 0},
-  {"16B x 4 rows, all", 16, 4, 1, 1, 1, 32, 4, 0, 1, 0},
-  {"16B x 1 row, halo rows only", 16, 1, 1, 0, 0, 32, 8, 0, 1, 0},
-  {"16B x 1 row, no shuffles", 16, 1, 1, 1, 0, 32, 8, 0, 1, 0},
+  {"copy16 2-D", 16, 1, 0, 0, 0, 32, 8, 0, 1, 0, 0},
+  {"copy4 2-D", 4, 1, 0, 0, 0, 32, 8, 0, 1, 0, 0},
+  {"4B x 4 rows", 4, 4, 0, 0, 0, 32, 4, 0, 1, 0, 0},
+  {"+ halo rows", 4, 4, 1, 0, 0, 32, 4, 0, 1, 0, 0},
+  {"+ halo items (clsobel's)", 4, 4, 1, 1, 0, 32, 4, 0, 1, 0, 0},
+  {"+ shuffles", 4, 4, 1, 1, 1, 32, 4, 0, 1, 0, 0},
+  {"4B x 2 rows, all", 4, 2, 1, 1, 1, 32, 8, 0, 1, 0, 0},
+  {"4B x 1 row, all", 4, 1, 1, 1, 1, 32, 8, 0, 1, 0, 0},
+  {"8B x 4 rows, all", 8, 4, 1, 1, 1, 32, 4, 0, 1, 0, 0},
+  {"8B x 2 rows, all", 8, 2, 1, 1, 1, 32, 8, 0, 1, 0, 0},
+  {"16B x 1 row, all", 16, 1, 1, 1, 1, 32, 8, 0, 1, 0, 0},
+  {"16B x 2 rows, all", 16, 2, 1, 1, 1, 32, 4, 0, 1, 0, 0},
+  {"16B x 4 rows, all", 16, 4, 1, 1, 1, 32, 4, 0, 1, 0, 0},
+  {"16B x 1 row, halo rows only", 16, 1, 1, 0, 0, 32, 8, 0, 1, 0, 0},
+  {"16B x 1 row, no shuffles", 16, 1, 1, 1, 0, 32, 8, 0, 1, 0, 0},
   /* clsobel's shape with arithmetic standing in for the filter's, and
    * tiles done one after the other, the next one's loads first or not */
-  {"clsobel's + 16 FMA a pixel", 4, 4, 1, 1, 1, 32, 4, 16, 1, 0},
-  {"clsobel's + 32 FMA", 4, 4, 1, 1, 1, 32, 4, 32, 1, 0},
-  {"+ 16 FMA, 4 tiles a group", 4, 4, 1, 1, 1, 32, 4, 16, 4, 0},
-  {"+ 16 FMA, 4 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 16, 4, 1},
-  {"+ 16 FMA, 2 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 16, 2, 1},
-  {"+ 32 FMA, 4 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 32, 4, 1},
-  {"+ 32 FMA, 8 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 32, 8, 1},
-  {"+ 32 FMA, 2 rows, 4 tiles, pref.", 4, 2, 1, 1, 1, 32, 8, 32, 4, 1},
+  {"clsobel's + 16 FMA a pixel", 4, 4, 1, 1, 1, 32, 4, 16, 1, 0, 0},
+  {"clsobel's + 32 FMA", 4, 4, 1, 1, 1, 32, 4, 32, 1, 0, 0},
+  {"+ 16 FMA, 4 tiles a group", 4, 4, 1, 1, 1, 32, 4, 16, 4, 0, 0},
+  {"+ 16 FMA, 4 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 16, 4, 1, 0},
+  {"+ 16 FMA, 2 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 16, 2, 1, 0},
+  {"+ 32 FMA, 4 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 32, 4, 1, 0},
+  {"+ 32 FMA, 8 tiles, prefetch", 4, 4, 1, 1, 1, 32, 4, 32, 8, 1, 0},
+  {"+ 32 FMA, 2 rows, 4 tiles, pref.", 4, 2, 1, 1, 1, 32, 8, 32, 4, 1, 0},
+  /* the same arithmetic on packed half pairs (NVIDIA only) */
+  {"clsobel's + 1 FMA", 4, 4, 1, 1, 1, 32, 4, 1, 1, 0, 0},
+  {"clsobel's + 8 FMA", 4, 4, 1, 1, 1, 32, 4, 8, 1, 0, 0},
+  {"clsobel's + 1 FMA, half2", 4, 4, 1, 1, 1, 32, 4, 1, 1, 0, 1},
+  {"clsobel's + 8 FMA, half2", 4, 4, 1, 1, 1, 32, 4, 8, 1, 0, 1},
+  {"clsobel's + 16 FMA, half2", 4, 4, 1, 1, 1, 32, 4, 16, 1, 0, 1},
+  {"clsobel's + 32 FMA, half2", 4, 4, 1, 1, 1, 32, 4, 32, 1, 0, 1},
 };
 
 typedef struct
@@ -81,8 +88,9 @@ build_shape (GstCLContext * ctx, const gchar * src, const Shape * s,
 {
   gchar *opts = g_strdup_printf ("-cl-std=CL1.2 -DPXW=%d -DROWS=%d -DHALO=%d"
       " -DLANES=%d -DXCHG=%d -DWARP_XCHG=%d -DWG_X=%d -DWG_Y=%d -DMATH=%d"
-      " -DCHUNK=%d -DPREFETCH=%d", s->pxw, s->rows, s->halo, s->lanes,
-      s->xchg, shuffles, s->wg_x, s->wg_y, s->math, s->chunk, s->prefetch);
+      " -DCHUNK=%d -DPREFETCH=%d -DHALF2=%d", s->pxw, s->rows, s->halo,
+      s->lanes, s->xchg, shuffles, s->wg_x, s->wg_y, s->math, s->chunk,
+      s->prefetch, s->half2);
   cl_kernel k = bench_build_kernel_with (ctx->context, ctx->device->device,
       src, "geometry", opts);
   g_free (opts);
@@ -147,7 +155,7 @@ main (int argc, char **argv)
     for (guint si = 0; si < G_N_ELEMENTS (shapes); si++) {
       const Shape *s = &shapes[si];
       gboolean shuffles = gst_cl_device_has_warp_shuffles (dev, s->wg_x);
-      if (s->xchg && !shuffles)
+      if ((s->xchg || s->half2) && !shuffles)
         continue;
       cl_kernel k = build_shape (ctx, src, s, shuffles);
       if (!k)

@@ -35,11 +35,44 @@ typedef uint4 word_t;
 
 /* -DMATH=n: n float multiply-adds on each of the 4 pixels of an output
  * word (PXW=4), four independent chains, standing in for a filter's
- * arithmetic */
+ * arithmetic; with -DHALF2=1 (NVIDIA: inline PTX) the same multiply-adds
+ * on packed half pairs, two chains, bytes in and out by byte permutes
+ * (1024 + b is a half whose low bits are b) */
+#ifndef HALF2
+#define HALF2 0
+#endif
+#if HALF2
+#define DEFINE_PTX3(name, op) \
+inline uint \
+name (uint a, uint b, uint c) \
+{ \
+  uint d; \
+  asm (op " %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (c)); \
+  return d; \
+}
+DEFINE_PTX3 (hfma2, "fma.rn.f16x2")
+DEFINE_PTX3 (prmt, "prmt.b32")
+#define H2_1024 0x64006400u
+#endif
+
 inline uint
 math4 (uint w)
 {
-#if MATH
+#if MATH && HALF2
+  /* 0.999 and 0.25 as halves, 1024 to drop the bias */
+  const uint k = 0x3bfe3bfeu, c = 0x34003400u, minus1024 = 0xe400e400u;
+  const uint one = 0x3c003c00u;
+  uint lo = hfma2 (prmt (w, H2_1024, 0x7150), one, minus1024);
+  uint hi = hfma2 (prmt (w, H2_1024, 0x7352), one, minus1024);
+UNROLL
+  for (int i = 0; i < MATH; i++) {
+    lo = hfma2 (lo, k, c);
+    hi = hfma2 (hi, k, c);
+  }
+  lo = hfma2 (lo, one, H2_1024);
+  hi = hfma2 (hi, one, H2_1024);
+  return prmt (lo, hi, 0x6420);
+#elif MATH
   float4 v = convert_float4 (as_uchar4 (w));
 UNROLL
   for (int i = 0; i < MATH; i++)

@@ -98,27 +98,34 @@ store16 (float16 acc, __global uchar * d, int n)
   }
 }
 
-/* store16's rounding for 4 bytes; @aligned: @d is on a 4-byte boundary */
+/* Stores the first @n (up to 4) bytes of @out at @d; @aligned: @d is on a
+ * 4-byte boundary. */
+inline void
+store4_word (uint out, __global uchar * d, int n, const bool aligned)
+{
+  if (n >= 4 && aligned) {
+    *(__global uint *) d = out;
+  } else if (n >= 4) {
+    vstore4 (as_uchar4 (out), 0, d);
+  } else {
+    /* by component, not through a private array, which the compiler
+     * stored for every row before testing n (docs/PERFORMANCE.md,
+     * session 14) */
+    d[0] = out & 0xff;
+    if (n > 1)
+      d[1] = (out >> 8) & 0xff;
+    if (n > 2)
+      d[2] = (out >> 16) & 0xff;
+  }
+}
+
+/* store16's rounding for 4 bytes, then store4_word */
 inline void
 store4 (float4 acc, __global uchar * d, int n, const bool aligned)
 {
   /* the same as store16's clamp, + 0.5, truncate, in one saturating
    * conversion per byte (NVIDIA: cvt.rzi.sat, no min and max) */
-  const uchar4 out = convert_uchar4_sat (acc + 0.5f);
-  if (n >= 4 && aligned) {
-    *(__global uint *) d = as_uint (out);
-  } else if (n >= 4) {
-    vstore4 (out, 0, d);
-  } else {
-    /* by component, not through a private array, which the compiler
-     * stored for every row before testing n (docs/PERFORMANCE.md,
-     * session 14) */
-    d[0] = out.s0;
-    if (n > 1)
-      d[1] = out.s1;
-    if (n > 2)
-      d[2] = out.s2;
-  }
+  store4_word (as_uint (convert_uchar4_sat (acc + 0.5f)), d, n, aligned);
 }
 
 /* ---- row-wise: vertical pass into a private segment, then across ----- */
@@ -323,19 +330,16 @@ blur_tiled (const int cn, const int tile_h, const int kx, const int ky,
 #define VT_MAX_HALO_W 8
 #define VT_MAX_KY 64            /* the host keeps taller kernels off */
 
-/* The vertical sums of one work-item's column: every load is issued before
- * the first sum, so a work-item waits for memory once, not once a row. */
+/* The @n input words of one work-item's column, from row @y0 - @ry down:
+ * every load is issued before the first sum, so a work-item waits for
+ * memory once, not once a row. */
 inline void
-vtiled_down (const int cn, const int rows, const int ky, const int reach,
-    const bool words, __constant const float *ty, float4 * acc,
-    const int xb, const int y0, __global const uchar * plane, int stride,
-    int width, int height)
+vtiled_load (const int cn, const int n, const int ry, const int reach,
+    const bool words, uint * in, const int xb, const int y0,
+    __global const uchar * plane, int stride, int width, int height)
 {
-  const int ry = ky / 2;
-  uint in[VT_MAX_ROWS + VT_MAX_KY - 1];
-
 UNROLL
-  for (int i = 0; i < rows + ky - 1; i++) {
+  for (int i = 0; i < n; i++) {
     __global const uchar *row =
         plane + reflect_row (y0 + i - ry, height, reach) * stride;
     if (words)
@@ -346,6 +350,19 @@ UNROLL
               row[reflect_byte (xb + 2, width, cn)],
               row[reflect_byte (xb + 3, width, cn)]));
   }
+}
+
+/* The vertical sums of one work-item's column. */
+inline void
+vtiled_down (const int cn, const int rows, const int ky, const int reach,
+    const bool words, __constant const float *ty, float4 * acc,
+    const int xb, const int y0, __global const uchar * plane, int stride,
+    int width, int height)
+{
+  uint in[VT_MAX_ROWS + VT_MAX_KY - 1];
+
+  vtiled_load (cn, rows + ky - 1, ky / 2, reach, words, in, xb, y0, plane,
+      stride, width, height);
 UNROLL
   for (int r = 0; r < rows; r++)
     acc[r] = 0.0f;
@@ -358,6 +375,24 @@ UNROLL
         acc[r] += ty[i - r] * v;
   }
 }
+
+/* @down (vtiled_down or vtiled_down_h2) for a work-item's rows, branching
+ * on nearly uniform values, each call unrolled apart */
+#define VTILED_DOWN(down, ty) \
+  do { \
+    if (reach == ROWS_INSIDE && words) \
+      down (cn, rows, ky, ROWS_INSIDE, true, ty, acc, xb, y0, plane, \
+          src_stride, width, height); \
+    else if (reach != ROWS_ANY && words) \
+      down (cn, rows, ky, ROWS_NEAR, true, ty, acc, xb, y0, plane, \
+          src_stride, width, height); \
+    else if (reach != ROWS_ANY) \
+      down (cn, rows, ky, ROWS_NEAR, false, ty, acc, xb, y0, plane, \
+          src_stride, width, height); \
+    else \
+      down (cn, rows, ky, ROWS_ANY, false, ty, acc, xb, y0, plane, \
+          src_stride, width, height); \
+  } while (0)
 
 inline void
 blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
@@ -377,19 +412,7 @@ blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
   const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height);
   float4 acc[VT_MAX_ROWS];
 
-  /* branches on nearly uniform values, each call unrolled apart */
-  if (reach == ROWS_INSIDE && words)
-    vtiled_down (cn, rows, ky, ROWS_INSIDE, true, ty, acc, xb, y0, plane,
-        src_stride, width, height);
-  else if (reach != ROWS_ANY && words)
-    vtiled_down (cn, rows, ky, ROWS_NEAR, true, ty, acc, xb, y0, plane,
-        src_stride, width, height);
-  else if (reach != ROWS_ANY)
-    vtiled_down (cn, rows, ky, ROWS_NEAR, false, ty, acc, xb, y0, plane,
-        src_stride, width, height);
-  else
-    vtiled_down (cn, rows, ky, ROWS_ANY, false, ty, acc, xb, y0, plane,
-        src_stride, width, height);
+  VTILED_DOWN (vtiled_down, ty);
   const int reach_b = rx * cn;  /* sums needed from each side */
 #if WARP_XCHG
   /* by warp shuffles: byte -m of this column is byte 3 - (m - 1) % 4 of
@@ -465,12 +488,251 @@ UNROLL
   }
 }
 
+/* ---- tiled, vertical first, in packed halves (-DHALF=1) -------------- */
+
+/* blur_vtiled's work in IEEE half precision, two bytes' sums in each
+ * 32-bit register (on NVIDIA, -DNV_PTX=1, by inline PTX: fma.rn.f16x2,
+ * prmt), which halves the instructions the float tile spends on sums and
+ * conversions (docs/PERFORMANCE.md, session 15). A byte b enters as
+ * b - 128, exactly: a byte permute makes the half 1024 + b, an add of
+ * -1152 the rest. Sums run from the outermost pair of taps in, the centre
+ * last; down, each pair of inputs (integers) adds exactly. 128 comes back
+ * with the rounding: + 1408 puts the result in 1024..2047, where a half's
+ * ulp is 1, so that add rounds it to an integer whose low byte is the
+ * output. The host serves only taps whose error it has bounded over every
+ * input within 0.75 levels, none of which can wrap the low byte
+ * (gst_cl_blur_half_taps). Elsewhere (-DNV_PTX=0) the same steps run in
+ * float, each result rounded to half: for checking the tile on any device. */
+#if HALF
+
+/* the taps as half pairs (both halves one weight), outermost pair first */
+__constant uint wx_h[RX + 1] = { HWX };
+__constant uint wy_h[RY + 1] = { HWY };
+
+#define H2_1024 0x64006400u     /* the high bytes of 1024 + b */
+#define H2_MINUS_1152 0xe480e480u
+#define H2_1408 0x65806580u
+
+#if NV_PTX
+#define DEFINE_PTX2(name, op) \
+inline uint \
+name (uint a, uint b) \
+{ \
+  uint d; \
+  asm (op " %0, %1, %2;" : "=r" (d) : "r" (a), "r" (b)); \
+  return d; \
+}
+#define DEFINE_PTX3(name, op) \
+inline uint \
+name (uint a, uint b, uint c) \
+{ \
+  uint d; \
+  asm (op " %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (c)); \
+  return d; \
+}
+DEFINE_PTX2 (h2_add, "add.rn.f16x2")
+DEFINE_PTX2 (h2_mul, "mul.rn.f16x2")
+DEFINE_PTX3 (h2_fma, "fma.rn.f16x2")
+/* bytes of (@a, @b), 0..7, as the nibbles of @sel say, lowest first */
+DEFINE_PTX3 (byte_perm, "prmt.b32")
+#else
+inline float2
+h2_float (uint a)
+{
+  const ushort2 h = as_ushort2 (a);
+  return vload_half2 (0, (const __private half *) &h);
+}
+
+inline uint
+h2_round (float2 f)
+{
+  ushort2 h;
+  vstore_half2_rte (f, 0, (__private half *) &h);
+  return as_uint (h);
+}
+
+inline uint
+h2_add (uint a, uint b)
+{
+  return h2_round (h2_float (a) + h2_float (b));
+}
+
+inline uint
+h2_mul (uint a, uint b)
+{
+  return h2_round (h2_float (a) * h2_float (b));
+}
+
+inline uint
+h2_fma (uint a, uint b, uint c)
+{
+  return h2_round (fma (h2_float (a), h2_float (b), h2_float (c)));
+}
+
+inline uint
+byte_perm (uint a, uint b, uint sel)
+{
+  const ulong v = upsample (b, a);
+  uint d = 0;
+  for (int i = 0; i < 4; i++)
+    d |= (uint) ((v >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return d;
+}
+#endif
+
+/* @w * @v, or + @s where @s holds a sum already */
+inline uint
+h2_term (uint w, uint v, uint s, const bool first)
+{
+  return first ? h2_mul (w, v) : h2_fma (w, v, s);
+}
+
+/* The sums down of one work-item's column: .x bytes 0 and 1, .y 2 and 3. */
+inline void
+vtiled_down_h2 (const int cn, const int rows, const int ky, const int reach,
+    const bool words, __constant const uint * hy, uint2 * acc,
+    const int xb, const int y0, __global const uchar * plane, int stride,
+    int width, int height)
+{
+  const int ry = ky / 2;
+  uint in[VT_MAX_ROWS + VT_MAX_KY - 1];
+  uint2 x[VT_MAX_ROWS + VT_MAX_KY - 1];
+
+  vtiled_load (cn, rows + ky - 1, ry, reach, words, in, xb, y0, plane,
+      stride, width, height);
+UNROLL
+  for (int i = 0; i < rows + ky - 1; i++)
+    x[i] = (uint2) (h2_add (byte_perm (in[i], H2_1024, 0x7150),
+            H2_MINUS_1152), h2_add (byte_perm (in[i], H2_1024, 0x7352),
+            H2_MINUS_1152));
+UNROLL
+  for (int r = 0; r < rows; r++) {
+    uint2 s = (uint2) (0);
+UNROLL
+    for (int j = 0; j < ry; j++) {
+      const uint2 a = x[r + j], b = x[r + ky - 1 - j];
+      s.x = h2_term (hy[j], h2_add (a.x, b.x), s.x, j == 0);
+      s.y = h2_term (hy[j], h2_add (a.y, b.y), s.y, j == 0);
+    }
+    s.x = h2_term (hy[ry], x[r + ry].x, s.x, ry == 0);
+    s.y = h2_term (hy[ry], x[r + ry].y, s.y, ry == 0);
+    acc[r] = s;
+  }
+}
+
+/* The half pair at bytes @o, @o + 1 of a row's window: @even holds the
+ * pairs at even bytes -2 * @l.., @odd those at odd bytes -2 * @l + 1.. */
+#define PAIR_AT(even, odd, l, o) \
+  (((o) & 1) ? (odd)[((o) - 1) / 2 + (l)] : (even)[(o) / 2 + (l)])
+
+inline void
+blur_vtiled_h2 (const int cn, const int tile_h, const int kx, const int ky,
+    __constant const uint * hx, __constant const uint * hy,
+    __local float4 * vs, const int gx, const int gy, BLUR_ARGS)
+{
+  const int rx = kx / 2, ry = ky / 2;
+  const int hw = VT_HALO_W (rx, cn);
+  const int rows = tile_h / WG_Y;
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int wb = width * cn;
+  const int xb = 4 * (gx * (WG_X - 2 * hw) + lx - hw);
+  const int y0 = gy * tile_h + ly * rows;
+  __global const uchar *plane = src + src_off;
+  const bool words = xb >= 0 && xb + 4 <= wb &&
+      rows_aligned4 (plane, src_stride);
+  const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height);
+  /* pairs needed from each side: bytes -1..-rx * cn, 4..3 + rx * cn */
+  const int l = (rx * cn + 1) / 2;
+  uint2 acc[VT_MAX_ROWS];
+
+  VTILED_DOWN (vtiled_down_h2, hy);
+  /* The pair at bytes q, q + 1 (q even, outside 0..3) is the .x (q % 4
+   * == 0) or .y of the item floor (q / 4) away. */
+#if WARP_XCHG
+  uint left[VT_MAX_ROWS][2 * VT_MAX_HALO_W],
+      right[VT_MAX_ROWS][2 * VT_MAX_HALO_W];
+UNROLL
+  for (int r = 0; r < rows; r++)
+UNROLL
+    for (int m = 1; m <= l; m++) {
+      const int dl = (2 * m + 3) / 4, dr = (2 + 2 * m) / 4;
+      left[r][m - 1] = as_uint (shfl_up (as_float (4 * dl - 2 * m == 0 ?
+                  acc[r].x : acc[r].y), dl));
+      right[r][m - 1] = as_uint (shfl_down (as_float (2 + 2 * m - 4 * dr
+                  == 0 ? acc[r].x : acc[r].y), dr));
+    }
+#else
+  __local uint *planes = (__local uint *) vs;
+  const int plane_n = tile_h * WG_X;
+UNROLL
+  for (int r = 0; r < rows; r++) {
+    const int at = (ly * rows + r) * WG_X + lx;
+    planes[at] = acc[r].x;
+    planes[plane_n + at] = acc[r].y;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+
+  if (lx < hw || lx >= WG_X - hw || xb >= wb)
+    return;
+  const bool out_aligned = rows_aligned4 (dst + dst_off, dst_stride);
+  __global uchar *o = dst + dst_off + y0 * dst_stride + xb;
+UNROLL
+  for (int r = 0; r < rows; r++, o += dst_stride) {
+    const int y = y0 + r;
+    if (y >= height)
+      break;
+    uint even[4 * VT_MAX_HALO_W + 2], odd[4 * VT_MAX_HALO_W + 1];
+UNROLL
+    for (int m = 1; m <= l; m++) {
+#if WARP_XCHG
+      even[l - m] = left[r][m - 1];
+      even[l + 1 + m] = right[r][m - 1];
+#else
+      const int at = (ly * rows + r) * WG_X + lx;
+      const int dl = (2 * m + 3) / 4, dr = (2 + 2 * m) / 4;
+      even[l - m] = planes[(4 * dl - 2 * m == 0 ? 0 : plane_n) + at - dl];
+      even[l + 1 + m] = planes[(2 + 2 * m - 4 * dr == 0 ? 0 : plane_n) +
+          at + dr];
+#endif
+    }
+    even[l] = acc[r].x;
+    even[l + 1] = acc[r].y;
+    if (cn & 1) {
+UNROLL
+      for (int p = 0; p <= 2 * l; p++)
+        odd[p] = byte_perm (even[p], even[p + 1], 0x5432);
+    }
+    uint out[2];
+UNROLL
+    for (int t = 0; t < 2; t++) {
+      uint sum = 0;
+UNROLL
+      for (int j = 0; j < rx; j++)
+        sum = h2_term (hx[j], h2_add (PAIR_AT (even, odd, l,
+                    2 * t + (j - rx) * cn), PAIR_AT (even, odd, l,
+                    2 * t + (rx - j) * cn)), sum, j == 0);
+      sum = h2_term (hx[rx], PAIR_AT (even, odd, l, 2 * t), sum, rx == 0);
+      out[t] = h2_add (sum, H2_1408);
+    }
+    store4_word (byte_perm (out[0], out[1], 0x6420), o, wb - xb,
+        out_aligned);
+  }
+}
+#endif /* HALF */
+
 /* What a tiled kernel declares and calls, either order. */
 #if VFIRST
 #define TILE_LOCAL_WORDS(th, rx, ry, cn) 1
 #define TILE_LOCAL_VECS(th, ry) ((th) * WG_X)
+#if HALF
+/* the taps' half tables: wx -> wx_h, wxc -> wxc_h */
+#define BLUR_TILE(cn, th, kx, ky, tx, ty, tile, hs, gx, gy, plane) \
+  blur_vtiled_h2 (cn, th, kx, ky, tx##_h, ty##_h, hs, gx, gy, plane)
+#else
 #define BLUR_TILE(cn, th, kx, ky, tx, ty, tile, hs, gx, gy, plane) \
   blur_vtiled (cn, th, kx, ky, tx, ty, hs, gx, gy, plane)
+#endif
 #else
 #define TILE_LOCAL_WORDS(th, rx, ry, cn) TILE_WORDS (th, rx, ry, cn)
 #define TILE_LOCAL_VECS(th, ry) TILE_VECS (th, ry)
@@ -516,6 +778,10 @@ DEFINE_TILED (4, TILE_H4)
 #define RYC (KYC / 2)
 __constant float wxc[KXC] = { WXC };
 __constant float wyc[KYC] = { WYC };
+#if HALF
+__constant uint wxc_h[RXC + 1] = { HWXC };
+__constant uint wyc_h[RYC + 1] = { HWYC };
+#endif
 
 #define PLANES_ARGS __global const uchar * restrict src, \
     __global uchar * restrict dst, int8 p0, int8 p1, int8 p2

@@ -32,6 +32,7 @@ static const Params params[] = {
 };
 
 static gint n_checked, n_failed;
+static gint n_half;              /* tiled programs built in packed halves */
 
 /* Structured frames use 4-byte aligned rows (the fast path of some
  * variants), random ones odd offsets and strides. */
@@ -246,6 +247,37 @@ check_fixed_choice (GstCLContext * ctx)
       ctx->device->name, served, refused);
 }
 
+/* Host side of the packed-half tile: every σ the element accepts gets
+ * half taps within the bound or is refused (the float tile then serves);
+ * σ 1.1 to 4 must be served, σ 40 refused. */
+static void
+check_half_choice (const GstCLDeviceInfo * dev)
+{
+  gint served = 0, last_served = 0;
+
+  for (gint i = 1; i <= 4200; i++) {
+    GstCLBlurTaps taps;
+    GstCLBlurHalfTaps ht;
+    gboolean ok;
+
+    gst_cl_blur_taps_compute (&taps, i / 100.0, i / 100.0, 0, 0, 0);
+    ok = gst_cl_blur_half_taps (&taps, &ht);
+    n_checked++;
+    if ((ok && ht.bound > GST_CL_BLUR_FIXED_MAX_ERROR) ||
+        (!ok && i >= 110 && i <= 400) || (ok && i == 4000)) {
+      g_printerr ("FAIL half choice at sigma %.2f (%d taps): ok %d bound "
+          "%.3f\n", i / 100.0, taps.kx, ok, ht.bound);
+      n_failed++;
+    }
+    if (ok) {
+      served++;
+      last_served = i;
+    }
+  }
+  g_print ("%s half choice: %d sigmas of 4200 served, the largest %.2f\n",
+      dev->name, served, last_served / 100.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -262,6 +294,8 @@ main (int argc, char **argv)
 
     if (!only || !strcmp (only, "fixed"))
       check_fixed_choice (ctx);
+    if (!only || !strcmp (only, "tiled"))
+      check_half_choice (dev);
     for (gint variant = GST_CL_BLUR_ROWS; variant < GST_CL_BLUR_N_VARIANTS;
         variant++) {
       for (guint pi = 0; pi < G_N_ELEMENTS (params); pi++) {
@@ -322,13 +356,16 @@ main (int argc, char **argv)
               dev->name);
           n_failed++;
         }
-        g_print ("%s %-5s%s%s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles "
+        n_half += prog.half;
+        g_print ("%s %-5s%s%s%s sigma=%.2f/%.2f ksize=%d taps %dx%d tiles "
             "%d/%d/%d, chroma taps %dx%d tiles %d/%d, %d one-launch YUV "
             "frames: %s\n", dev->name, gst_cl_blur_variant_name (variant),
             variant != GST_CL_BLUR_FIXED ? "" : prog.fx_width == 32 ?
             " (32 bytes/item" : " (16 bytes/item",
             variant != GST_CL_BLUR_FIXED ? "" : prog.fx_span ? ", rows)" :
-            ", bands)", pr->sx, pr->sy,
+            ", bands)", variant != GST_CL_BLUR_TILED ? "" :
+            !prog.vfirst ? " (across first)" : prog.half ?
+            " (down first, halves)" : " (down first)", pr->sx, pr->sy,
             pr->ksize, taps.kx, taps.ky, prog.tile_h[0], prog.tile_h[1],
             prog.tile_h[2], chroma.kx, chroma.ky, prog.chroma_tile_h[0],
             prog.chroma_tile_h[1], n_planes_checked,
@@ -337,6 +374,16 @@ main (int argc, char **argv)
       }
     }
     gst_object_unref (ctx);
+  }
+  /* GST_CL_BLUR_HALF=1 is meant to reach the packed-half tile */
+  if (g_strcmp0 (g_getenv (GST_CL_BLUR_HALF_ENV), "1") == 0 &&
+      g_strcmp0 (g_getenv (GST_CL_BLUR_VFIRST_ENV), "0") != 0 &&
+      (!only || !strcmp (only, "tiled"))) {
+    n_checked++;
+    if (n_half == 0) {
+      g_printerr ("FAIL GST_CL_BLUR_HALF=1 built no packed-half tile\n");
+      n_failed++;
+    }
   }
 
   g_print ("%d passed, %d failed\n", n_checked - n_failed, n_failed);

@@ -166,10 +166,16 @@ gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev)
 }
 
 gboolean
+gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev)
+{
+  return dev->is_gpu && dev->platform_name &&
+      g_str_has_prefix (dev->platform_name, "NVIDIA");
+}
+
+gboolean
 gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev, gint wg_x)
 {
-  return wg_x == 32 && dev->is_gpu && dev->platform_name &&
-      g_str_has_prefix (dev->platform_name, "NVIDIA") &&
+  return wg_x == 32 && gst_cl_device_is_nvidia_gpu (dev) &&
       g_strcmp0 (g_getenv (GST_CL_WARP_XCHG_ENV), "0") != 0;
 }
 

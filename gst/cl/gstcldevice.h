@@ -52,6 +52,8 @@ const GstCLDeviceInfo *gst_cl_device_first_of_type (const GPtrArray * list,
  * kernels that use them have a plain path too, so a wrong guess costs
  * speed, never correctness. */
 gboolean gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev);
+/* Whether @dev is an NVIDIA GPU, whose compiler takes inline PTX. */
+gboolean gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev);
 /* Whether @dev's tiled kernels, in work-groups @wg_x items across, trade
  * neighbours' values by warp shuffles (kernels/common.cl, WARP_XCHG):
  * only where a row of the group is one warp, @wg_x 32 on NVIDIA's GPUs

@@ -295,6 +295,98 @@ gst_cl_blur_fixed_taps (const GstCLBlurTaps * taps, GstCLBlurFixedTaps * fx)
       fx->bound <= GST_CL_BLUR_FIXED_MAX_ERROR;
 }
 
+/* @w (>= 0) rounded to an IEEE half, the nearest (ties to even) or the
+ * next one down (@down), and its bits. */
+static gdouble
+half_round (gdouble w, gboolean down, guint16 * bits)
+{
+  const gint e = w > 0 ? MAX (ilogb (w), -14) : -14;
+  const gdouble m = ldexp (w, 10 - e);
+  const gdouble r = ldexp (down ? floor (m) : nearbyint (m), e - 10);
+  const gint er = r > 0 ? ilogb (r) : -15;
+
+  *bits = er < -14 ? (guint16) ldexp (r, 24) :
+      (guint16) (((er + 15) << 10) | ((gint) ldexp (r, 10 - er) - 1024));
+  return r;
+}
+
+/* Half of a half's ulp for values of magnitude up to @m: the largest error
+ * of one rounding there. */
+static gdouble
+half_err (gdouble m)
+{
+  return m > 0 ? ldexp (1.0, MAX (ilogb (m), -14) - 11) : 0;
+}
+
+/* One pass of blur_vtiled_h2 over inputs of magnitude up to @in_max: each
+ * pair of inputs is added (exactly when @exact_pairs, integers), then
+ * multiplied and added into the sum, outermost pair first, the centre
+ * last, every step rounded once. Returns the worst-case rounding error of
+ * the output; *@out_max bounds its magnitude. */
+static gdouble
+half_pass_error (const gdouble * wq, gint r, gdouble in_max,
+    gboolean exact_pairs, gdouble * out_max)
+{
+  gdouble err = 0, reach = 0;
+
+  for (gint j = 0; j <= r; j++) {
+    const gdouble span = j < r ? 2 * in_max : in_max;
+    if (j < r && !exact_pairs)
+      err += wq[j] * half_err (span);
+    reach += wq[j] * span;
+    err += half_err (reach + err);
+  }
+  *out_max = reach + err;
+  return err;
+}
+
+gboolean
+gst_cl_blur_half_taps (const GstCLBlurTaps * taps, GstCLBlurHalfTaps * ht)
+{
+  const gint rx = taps->kx / 2, ry = taps->ky / 2;
+  gdouble qx[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
+  gdouble qy[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
+  gdouble pos = 0, neg = 0, sum_x = 0, sum_y = 0, down_max, out_max;
+  gdouble err_down, err_across, err_round, scale;
+
+  memset (ht, 0, sizeof (*ht));
+  /* The pairs to the nearest half, the centre to what keeps each side's
+   * sum at most 1 and closest to it: then a flat frame stays flat and no
+   * result can grow past 255. */
+  for (gint j = 0; j < rx; j++)
+    sum_x += 2 * (qx[j] = half_round (taps->wx[j], FALSE, &ht->x[j]));
+  qx[rx] = half_round (1 - sum_x, TRUE, &ht->x[rx]);
+  sum_x += qx[rx];
+  for (gint k = 0; k < ry; k++)
+    sum_y += 2 * (qy[k] = half_round (taps->wy[k], FALSE, &ht->y[k]));
+  qy[ry] = half_round (1 - sum_y, TRUE, &ht->y[ry]);
+  sum_y += qy[ry];
+  /* Quantisation: the kernel sums x = byte - 128 in -128..127 and adds
+   * 128 exactly at the end, so the output is off by sum d * x over the 2D
+   * weights' errors d; largest with x at the end of its range that d's
+   * sign favours. */
+  for (gint k = 0; k < taps->ky; k++)
+    for (gint j = 0; j < taps->kx; j++) {
+      const gint pj = MIN (j, taps->kx - 1 - j), pk = MIN (k, taps->ky - 1 - k);
+      const gdouble d = qx[pj] * qy[pk] - taps->wx[j] * taps->wy[k];
+      if (d > 0)
+        pos += d;
+      else
+        neg -= d;
+    }
+  /* Rounding: down, the pairs of integers add exactly; the errors of the
+   * sums down reach the output through the weights across. */
+  err_down = half_pass_error (qy, ry, 128, TRUE, &down_max);
+  err_across = half_pass_error (qx, rx, down_max, FALSE, &out_max);
+  err_round = sum_x * err_down + err_across;
+  ht->bound = MAX (127 * pos + 128 * neg, 128 * pos + 127 * neg) + err_round;
+  /* The result must round into -128..127 (the kernel keeps its low byte),
+   * for the smallest and largest inputs. */
+  scale = sum_x * sum_y;
+  return ht->bound <= GST_CL_BLUR_FIXED_MAX_ERROR &&
+      -128 * scale - err_round > -128.5 && 127 * scale + err_round < 127.5;
+}
+
 static void
 append_ints (GString * s, const gchar * name, const guint16 * w, gint n)
 {
@@ -332,6 +424,16 @@ fixed_span (const GstCLDeviceInfo * dev, gint ky, gint fx_width)
   if (!gst_cl_env_choice ("GST_CL_BLUR_FIXED_ROWS", 0, 1, !dev->is_gpu))
     return 0;
   return fx_width * CLAMP (chunks, 1, FIXED_MAX_SPAN / fx_width);
+}
+
+/* -DNAME=0x...u,...: each half weight in both halves of a 32-bit word */
+static void
+append_half_pairs (GString * s, const gchar * name, const guint16 * h, gint n)
+{
+  g_string_append_printf (s, " -D%s=", name);
+  for (gint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s0x%08xu", i ? "," : "",
+        ((guint) h[i] << 16) | h[i]);
 }
 
 static void
@@ -405,6 +507,24 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
         prog->chroma_tile_h[0], prog->chroma_tile_h[1]);
     append_taps (opts, "WXC", chroma_taps->wx, chroma_taps->kx);
     append_taps (opts, "WYC", chroma_taps->wy, chroma_taps->ky);
+  }
+  if (variant == GST_CL_BLUR_TILED && prog->vfirst &&
+      gst_cl_env_choice (GST_CL_BLUR_HALF_ENV, 0, 1,
+          gst_cl_device_is_nvidia_gpu (ctx->device))) {
+    GstCLBlurHalfTaps ht, htc;
+    /* luma's and chroma's bounds both, or the float tile for both */
+    prog->half = gst_cl_blur_half_taps (taps, &ht) &&
+        (!planes || gst_cl_blur_half_taps (chroma_taps, &htc));
+    if (prog->half) {
+      g_string_append_printf (opts, " -DHALF=1 -DNV_PTX=%d",
+          gst_cl_device_is_nvidia_gpu (ctx->device));
+      append_half_pairs (opts, "HWX", ht.x, taps->kx / 2 + 1);
+      append_half_pairs (opts, "HWY", ht.y, taps->ky / 2 + 1);
+      if (planes) {
+        append_half_pairs (opts, "HWXC", htc.x, chroma_taps->kx / 2 + 1);
+        append_half_pairs (opts, "HWYC", htc.y, chroma_taps->ky / 2 + 1);
+      }
+    }
   }
   /* The tiled variant falls back to rows where a tile does not fit. */
   g_string_append_printf (opts, " -DWITH_ROWS=%d -DWITH_BANDS=%d"

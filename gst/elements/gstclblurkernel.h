@@ -50,6 +50,28 @@ typedef struct
 gboolean gst_cl_blur_fixed_taps (const GstCLBlurTaps * taps,
     GstCLBlurFixedTaps * fx);
 
+/* The tiled variant's taps in IEEE half precision, for its packed-half
+ * vertical-first tile (blur_vtiled_h2 in kernels/blur.cl): per side, the
+ * pairs' weights from the outermost in, then the centre's, as half bits. */
+typedef struct
+{
+  guint16 x[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
+  guint16 y[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
+  gdouble bound;                /* worst-case error before rounding, levels */
+} GstCLBlurHalfTaps;
+
+/* Quantises @taps to halves and bounds the packed-half tile's error over
+ * every possible input (the weights' quantisation, and every rounding of
+ * its sums); FALSE where the bound exceeds GST_CL_BLUR_FIXED_MAX_ERROR or
+ * a result could leave 0..255 (then the float tile serves). */
+gboolean gst_cl_blur_half_taps (const GstCLBlurTaps * taps,
+    GstCLBlurHalfTaps * ht);
+
+/* GST_CL_BLUR_HALF=0|1: the tiled variant's vertical-first tile in packed
+ * halves, by default on NVIDIA GPUs only (inline PTX); 1 elsewhere runs a
+ * portable emulation, so that the checker reaches it on any device. */
+#define GST_CL_BLUR_HALF_ENV "GST_CL_BLUR_HALF"
+
 const gchar *gst_cl_blur_variant_name (GstCLBlurVariant variant);
 
 /* Channel counts the kernels exist for, index 0..2 <-> 1, 2, 4 channels. */
@@ -64,6 +86,7 @@ typedef struct
   GstCLBlurTaps taps;
   gint wg_x, wg_y;              /* work-group shape of the tiled kernels */
   gboolean vfirst;              /* tiled kernels built with -DVFIRST=1 */
+  gboolean half;                /* ... and in packed halves, -DHALF=1 */
   gint fx_width;                /* fixed variant: bytes per work-item */
   gint fx_span;                 /* fixed variant: blur_fixed_rows' span
                                  * in bytes; 0: blur_fixed's bands */
