@@ -88,9 +88,9 @@ build_shape (GstCLContext * ctx, const gchar * src, const Shape * s,
 {
   gchar *opts = g_strdup_printf ("-cl-std=CL1.2 -DPXW=%d -DROWS=%d -DHALO=%d"
       " -DLANES=%d -DXCHG=%d -DWARP_XCHG=%d -DWG_X=%d -DWG_Y=%d -DMATH=%d"
-      " -DCHUNK=%d -DPREFETCH=%d -DHALF2=%d", s->pxw, s->rows, s->halo,
-      s->lanes, s->xchg, shuffles, s->wg_x, s->wg_y, s->math, s->chunk,
-      s->prefetch, s->half2);
+      " -DCHUNK=%d -DPREFETCH=%d -DHALF2=%d -DNV_PTX=%d", s->pxw, s->rows,
+      s->halo, s->lanes, s->xchg, shuffles, s->wg_x, s->wg_y, s->math,
+      s->chunk, s->prefetch, s->half2, shuffles);
   cl_kernel k = bench_build_kernel_with (ctx->context, ctx->device->device,
       src, "geometry", opts);
   g_free (opts);

@@ -42,16 +42,8 @@ typedef uint4 word_t;
 #define HALF2 0
 #endif
 #if HALF2
-#define DEFINE_PTX3(name, op) \
-inline uint \
-name (uint a, uint b, uint c) \
-{ \
-  uint d; \
-  asm (op " %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (c)); \
-  return d; \
-}
+/* byte_perm and DEFINE_PTX3 from common.cl (-DNV_PTX=1) */
 DEFINE_PTX3 (hfma2, "fma.rn.f16x2")
-DEFINE_PTX3 (prmt, "prmt.b32")
 #define H2_1024 0x64006400u
 #endif
 
@@ -62,8 +54,8 @@ math4 (uint w)
   /* 0.999 and 0.25 as halves, 1024 to drop the bias */
   const uint k = 0x3bfe3bfeu, c = 0x34003400u, minus1024 = 0xe400e400u;
   const uint one = 0x3c003c00u;
-  uint lo = hfma2 (prmt (w, H2_1024, 0x7150), one, minus1024);
-  uint hi = hfma2 (prmt (w, H2_1024, 0x7352), one, minus1024);
+  uint lo = hfma2 (byte_perm (w, H2_1024, 0x7150), one, minus1024);
+  uint hi = hfma2 (byte_perm (w, H2_1024, 0x7352), one, minus1024);
 UNROLL
   for (int i = 0; i < MATH; i++) {
     lo = hfma2 (lo, k, c);
@@ -71,7 +63,7 @@ UNROLL
   }
   lo = hfma2 (lo, one, H2_1024);
   hi = hfma2 (hi, one, H2_1024);
-  return prmt (lo, hi, 0x6420);
+  return byte_perm (lo, hi, 0x6420);
 #elif MATH
   float4 v = convert_float4 (as_uchar4 (w));
 UNROLL

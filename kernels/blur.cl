@@ -514,27 +514,9 @@ __constant uint wy_h[RY + 1] = { HWY };
 #define H2_1408 0x65806580u
 
 #if NV_PTX
-#define DEFINE_PTX2(name, op) \
-inline uint \
-name (uint a, uint b) \
-{ \
-  uint d; \
-  asm (op " %0, %1, %2;" : "=r" (d) : "r" (a), "r" (b)); \
-  return d; \
-}
-#define DEFINE_PTX3(name, op) \
-inline uint \
-name (uint a, uint b, uint c) \
-{ \
-  uint d; \
-  asm (op " %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (c)); \
-  return d; \
-}
 DEFINE_PTX2 (h2_add, "add.rn.f16x2")
 DEFINE_PTX2 (h2_mul, "mul.rn.f16x2")
 DEFINE_PTX3 (h2_fma, "fma.rn.f16x2")
-/* bytes of (@a, @b), 0..7, as the nibbles of @sel say, lowest first */
-DEFINE_PTX3 (byte_perm, "prmt.b32")
 #else
 inline float2
 h2_float (uint a)
@@ -567,16 +549,6 @@ inline uint
 h2_fma (uint a, uint b, uint c)
 {
   return h2_round (fma (h2_float (a), h2_float (b), h2_float (c)));
-}
-
-inline uint
-byte_perm (uint a, uint b, uint sel)
-{
-  const ulong v = upsample (b, a);
-  uint d = 0;
-  for (int i = 0; i < 4; i++)
-    d |= (uint) ((v >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
-  return d;
 }
 #endif
 

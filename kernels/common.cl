@@ -129,3 +129,40 @@ name (float v, uint delta) \
 DEFINE_SHFL (shfl_up, "up", "0")
 DEFINE_SHFL (shfl_down, "down", "0x1f")
 #endif
+
+/* -DNV_PTX=1, from the host for NVIDIA GPUs: their compiler takes inline
+ * PTX, for instructions OpenCL C has no word for. */
+#ifndef NV_PTX
+#define NV_PTX 0
+#endif
+#if NV_PTX
+#define DEFINE_PTX2(name, op) \
+inline uint \
+name (uint a, uint b) \
+{ \
+  uint d; \
+  asm (op " %0, %1, %2;" : "=r" (d) : "r" (a), "r" (b)); \
+  return d; \
+}
+#define DEFINE_PTX3(name, op) \
+inline uint \
+name (uint a, uint b, uint c) \
+{ \
+  uint d; \
+  asm (op " %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (c)); \
+  return d; \
+}
+/* The bytes of (@a, @b), numbered 0..7, that the nibbles of @sel name,
+ * lowest nibble first: one instruction (prmt). */
+DEFINE_PTX3 (byte_perm, "prmt.b32")
+#else
+inline uint
+byte_perm (uint a, uint b, uint sel)
+{
+  const ulong v = upsample (b, a);
+  uint d = 0;
+  for (int i = 0; i < 4; i++)
+    d |= (uint) ((v >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return d;
+}
+#endif

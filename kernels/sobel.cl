@@ -370,6 +370,23 @@ sobel_tiled (const int in_kind, const int out_kind, __local uchar * tile,
  * 4 * (WG_X - 2) pixels across (the host's tile width). */
 #define VROWS (TH / WG_Y)
 
+/* The vertical-first tile sums luma + LUMA_BIAS: a byte b becomes the
+ * float 32768 + b by one byte permute (its bits 0x4700bb00), with no
+ * conversion and no subtract. Every sum is of integers below 2^24, so
+ * exact; the bias cancels in the derivative's differences (across, the
+ * smoothed sums' differences; down, the inputs'), so gx and gy come out
+ * as without it (docs/PERFORMANCE.md, session 15). */
+#define LUMA_BIAS 32768.0f
+
+inline float4
+biased_bytes (uint w)
+{
+  return as_float4 ((uint4) (byte_perm (w, 0x47000000u, 0x7404),
+          byte_perm (w, 0x47000000u, 0x7414),
+          byte_perm (w, 0x47000000u, 0x7424),
+          byte_perm (w, 0x47000000u, 0x7434)));
+}
+
 /* Luma of one RGB / BGR pixel read as a little-endian word (luma_px). */
 inline float
 luma_word (const int in_kind, uint w)
@@ -389,16 +406,16 @@ luma4 (const int in_kind, __global const uchar * row, int x, int width,
     const bool words)
 {
   if (words && in_kind == IN_Y)
-    return convert_float4 (as_uchar4 (*(__global const uint *) (row + x)));
+    return biased_bytes (*(__global const uint *) (row + x));
   if (words) {
     const uint4 p = vload4 (0, (__global const uint *) (row + 4 * x));
     return (float4) (luma_word (in_kind, p.s0), luma_word (in_kind, p.s1),
-        luma_word (in_kind, p.s2), luma_word (in_kind, p.s3));
+        luma_word (in_kind, p.s2), luma_word (in_kind, p.s3)) + LUMA_BIAS;
   }
   return (float4) (luma_px (in_kind, row, reflect101 (x, width)),
       luma_px (in_kind, row, reflect101 (x + 1, width)),
       luma_px (in_kind, row, reflect101 (x + 2, width)),
-      luma_px (in_kind, row, reflect101 (x + 3, width)));
+      luma_px (in_kind, row, reflect101 (x + 3, width))) + LUMA_BIAS;
 }
 
 /* The luma of one work-item's rows: every load before the first sum, with

@@ -491,8 +491,9 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
   }
   if (variant == GST_CL_BLUR_TILED) {
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DVFIRST=%d"
-        " -DWARP_XCHG=%d", prog->wg_x, prog->wg_y, prog->vfirst,
-        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x));
+        " -DWARP_XCHG=%d -DNV_PTX=%d", prog->wg_x, prog->wg_y, prog->vfirst,
+        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x),
+        gst_cl_device_is_nvidia_gpu (ctx->device));
     if (chroma_taps && prog->tile_h[0] > 0) {
       prog->chroma_taps = *chroma_taps;
       for (gint i = 0; i < 2; i++)
@@ -516,8 +517,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     prog->half = gst_cl_blur_half_taps (taps, &ht) &&
         (!planes || gst_cl_blur_half_taps (chroma_taps, &htc));
     if (prog->half) {
-      g_string_append_printf (opts, " -DHALF=1 -DNV_PTX=%d",
-          gst_cl_device_is_nvidia_gpu (ctx->device));
+      g_string_append (opts, " -DHALF=1");
       append_half_pairs (opts, "HWX", ht.x, taps->kx / 2 + 1);
       append_half_pairs (opts, "HWY", ht.y, taps->ky / 2 + 1);
       if (planes) {

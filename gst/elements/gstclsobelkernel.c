@@ -127,9 +127,9 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
       variant == GST_CL_SOBEL_TILED);
   if (variant == GST_CL_SOBEL_TILED)
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d -DVFIRST=%d"
-        " -DWARP_XCHG=%d", prog->wg_x, prog->wg_y, prog->tile_h,
+        " -DWARP_XCHG=%d -DNV_PTX=%d", prog->wg_x, prog->wg_y, prog->tile_h,
         prog->vfirst, gst_cl_device_has_warp_shuffles (ctx->device,
-            prog->wg_x));
+            prog->wg_x), gst_cl_device_is_nvidia_gpu (ctx->device));
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */

@@ -3,7 +3,7 @@
 # (GST_CL_BLUR_HALF=1, the default on NVIDIA) against the float tile
 # (GST_CL_BLUR_HALF=0), same build: the GPU checker with each, kernel times
 # taking turns, bench.py's ratios taking turns.
-# . .device/env.sh && bash THIS "$OUT"
+# . .device/env.sh && [ITEMS=clsobel,clblur] bash THIS "$OUT"
 out=${1:-/tmp/run1}; mkdir -p "$out"
 B=${B:-build-dev}
 export GST_CL_CACHE_DIR=/tmp/clcache
@@ -28,7 +28,7 @@ grep -E "^===|GRAY8|NV12|RGBA" "$out/kernels.log" | cut -c1-120
 for i in 1 2 3; do
   for h in 1 0; do
     echo "=== bench.py GST_CL_BLUR_HALF=$h run $i"
-    GST_CL_BLUR_HALF=$h GST_PLUGIN_PATH=$PWD/$B timeout 80 python3 bench/bench.py --build-dir $B --items clblur \
+    GST_CL_BLUR_HALF=$h GST_PLUGIN_PATH=$PWD/$B timeout 80 python3 bench/bench.py --build-dir $B --items ${ITEMS:-clblur} \
       --sizes 4K,1080p --formats GRAY8,NV12 --devices gpu --kinds ours,floor --reps 3 \
       --seconds 0.2 --budget 60 --out "$out/half$h-$i" 2>&1 | grep -E "GPU: kernel"
   done
