@@ -376,6 +376,22 @@ UNROLL
   }
 }
 
+/* What both vertical-first tiles know of their work-item: its first byte
+ * xb and row y0, its rows, the halo words hw, whether its columns load as
+ * aligned words, and how near its rows reach the frame's edges. */
+#define VTILED_ITEM \
+  const int rx = kx / 2, ry = ky / 2; \
+  const int hw = VT_HALO_W (rx, cn); \
+  const int rows = tile_h / WG_Y; \
+  const int lx = get_local_id (0), ly = get_local_id (1); \
+  const int wb = width * cn; \
+  const int xb = 4 * (gx * (WG_X - 2 * hw) + lx - hw); \
+  const int y0 = gy * tile_h + ly * rows; \
+  __global const uchar *plane = src + src_off; \
+  const bool words = xb >= 0 && xb + 4 <= wb && \
+      rows_aligned4 (plane, src_stride); \
+  const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height)
+
 /* @down (vtiled_down or vtiled_down_h2) for a work-item's rows, branching
  * on nearly uniform values, each call unrolled apart */
 #define VTILED_DOWN(down, ty) \
@@ -399,17 +415,7 @@ blur_vtiled (const int cn, const int tile_h, const int kx, const int ky,
     __constant const float *tx, __constant const float *ty,
     __local float4 * vs, const int gx, const int gy, BLUR_ARGS)
 {
-  const int rx = kx / 2, ry = ky / 2;
-  const int hw = VT_HALO_W (rx, cn);
-  const int rows = tile_h / WG_Y;
-  const int lx = get_local_id (0), ly = get_local_id (1);
-  const int wb = width * cn;
-  const int xb = 4 * (gx * (WG_X - 2 * hw) + lx - hw);
-  const int y0 = gy * tile_h + ly * rows;
-  __global const uchar *plane = src + src_off;
-  const bool words = xb >= 0 && xb + 4 <= wb &&
-      rows_aligned4 (plane, src_stride);
-  const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height);
+  VTILED_ITEM;
   float4 acc[VT_MAX_ROWS];
 
   VTILED_DOWN (vtiled_down, ty);
@@ -602,17 +608,7 @@ blur_vtiled_h2 (const int cn, const int tile_h, const int kx, const int ky,
     __constant const uint * hx, __constant const uint * hy,
     __local float4 * vs, const int gx, const int gy, BLUR_ARGS)
 {
-  const int rx = kx / 2, ry = ky / 2;
-  const int hw = VT_HALO_W (rx, cn);
-  const int rows = tile_h / WG_Y;
-  const int lx = get_local_id (0), ly = get_local_id (1);
-  const int wb = width * cn;
-  const int xb = 4 * (gx * (WG_X - 2 * hw) + lx - hw);
-  const int y0 = gy * tile_h + ly * rows;
-  __global const uchar *plane = src + src_off;
-  const bool words = xb >= 0 && xb + 4 <= wb &&
-      rows_aligned4 (plane, src_stride);
-  const int reach = row_reach (y0 - ry, y0 + rows - 1 + ry, height);
+  VTILED_ITEM;
   /* pairs needed from each side: bytes -1..-rx * cn, 4..3 + rx * cn */
   const int l = (rx * cn + 1) / 2;
   uint2 acc[VT_MAX_ROWS];

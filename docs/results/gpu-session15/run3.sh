@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 15, device run 3: clsobel's vertical-first tile reading luma as
+# Session 15, device runs 3 (H200) and 4 (H100): clsobel's vertical-first tile reading luma as
 # 32768 + b by byte permutes (build-dev/) against 5b991fa (build-old/, a
 # clean worktree: luma by conversions): the GPU checkers (now with aligned
 # rows too), kernel times taking turns, bench.py's ratios taking turns.
