@@ -179,6 +179,7 @@ class BlurAgainstOpenCV(unittest.TestCase):
     def test_gpu_variant_yuv_in_one_launch(self):
         # The GPU path (tiled kernels, every plane of NV12 / I420 in one
         # launch) run by the element on the CPU device.
+        before = os.environ.get('GST_CL_BLUR_VARIANT')
         os.environ['GST_CL_BLUR_VARIANT'] = 'tiled'
         try:
             for fmt in ('NV12', 'I420'):
@@ -186,8 +187,13 @@ class BlurAgainstOpenCV(unittest.TestCase):
                     with self.subTest(fmt=fmt, size=(w, h)):
                         self.check(fmt, w, h, 1.5, names=('astronaut.png',))
         finally:
-            del os.environ['GST_CL_BLUR_VARIANT']
-        # and the element said it uses the one-launch kernels
+            # as it was: the half-tile run sets it for every test
+            if before is None:
+                del os.environ['GST_CL_BLUR_VARIANT']
+            else:
+                os.environ['GST_CL_BLUR_VARIANT'] = before
+        # and the element said it uses the one-launch kernels (in packed
+        # halves where GST_CL_BLUR_HALF=1 asks for them)
         r = subprocess.run(
             ['gst-launch-1.0', '-q', 'videotestsrc', 'num-buffers=2', '!',
              'video/x-raw,format=NV12,width=64,height=48', '!', 'clblur',
@@ -196,7 +202,8 @@ class BlurAgainstOpenCV(unittest.TestCase):
                      GST_DEBUG='clblur:5', GST_DEBUG_NO_COLOR='1'),
             capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-        self.assertIn('tiled, NV12/I420 in one launch', r.stderr)
+        halves = ' in packed halves' if os.environ.get('GST_CL_BLUR_HALF') == '1' else ''
+        self.assertIn('tiled%s, NV12/I420 in one launch' % halves, r.stderr)
 
     def test_tiny(self):
         for w, h in ((1, 1), (2, 2), (3, 7), (17, 5)):

@@ -124,9 +124,10 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
             &taps[kind], kind == PLANE_FULL ? &taps[PLANE_HALF] : NULL,
             gst_cl_blur_preferred_variant (ctx->device, &taps[kind]), error))
       return FALSE;
-    GST_DEBUG_OBJECT (self, "plane kind %d: %dx%d taps, %s%s", kind,
+    GST_DEBUG_OBJECT (self, "plane kind %d: %dx%d taps, %s%s%s", kind,
         taps[kind].kx, taps[kind].ky,
         gst_cl_blur_variant_name (self->programs[kind].variant),
+        self->programs[kind].half ? " in packed halves" : "",
         self->programs[kind].nv12 ? ", NV12/I420 in one launch" : "");
   }
   return TRUE;
