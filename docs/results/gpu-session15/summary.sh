@@ -4,8 +4,8 @@ cd "$(dirname "$0")"
 echo "# Parsed from runN/ratios.log and runN/kernels.log by the awk lines of"
 echo "# summary.sh (kept beside this file). Values in the order of the passes."
 echo
-for r in run1 run2 run3 run4; do
-  echo "## $r ratios.log: bench.py kernel / floor, three runs each"
+for r in run1 run2 run3 run4 run6; do
+  echo "## $r ratios.log: bench.py kernel / floor, one value per run"
   awk '/^=== bench.py/{lab=$3; next}
     /GPU: kernel/{key=lab" "$(NF-5)" "$(NF-4)" "$(NF-3); v[key]=v[key]" "$NF;
       if(!(key in seen)){seen[key]=1; order[++n]=key}}
