@@ -90,7 +90,8 @@ build_shape (GstCLContext * ctx, const gchar * src, const Shape * s,
       " -DLANES=%d -DXCHG=%d -DWARP_XCHG=%d -DWG_X=%d -DWG_Y=%d -DMATH=%d"
       " -DCHUNK=%d -DPREFETCH=%d -DHALF2=%d -DNV_PTX=%d", s->pxw, s->rows,
       s->halo, s->lanes, s->xchg, shuffles, s->wg_x, s->wg_y, s->math,
-      s->chunk, s->prefetch, s->half2, shuffles);
+      s->chunk, s->prefetch, s->half2,
+      gst_cl_device_is_nvidia_gpu (ctx->device));
   cl_kernel k = bench_build_kernel_with (ctx->context, ctx->device->device,
       src, "geometry", opts);
   g_free (opts);
@@ -155,7 +156,9 @@ main (int argc, char **argv)
     for (guint si = 0; si < G_N_ELEMENTS (shapes); si++) {
       const Shape *s = &shapes[si];
       gboolean shuffles = gst_cl_device_has_warp_shuffles (dev, s->wg_x);
-      if ((s->xchg || s->half2) && !shuffles)
+      /* shuffles need a warp-wide row, half pairs only NVIDIA's PTX */
+      if ((s->xchg && !shuffles) ||
+          (s->half2 && !gst_cl_device_is_nvidia_gpu (dev)))
         continue;
       cl_kernel k = build_shape (ctx, src, s, shuffles);
       if (!k)
