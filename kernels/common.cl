@@ -155,6 +155,8 @@ name (uint a, uint b, uint c) \
 /* The bytes of (@a, @b), numbered 0..7, that the nibbles of @sel name,
  * lowest nibble first: one instruction (prmt). */
 DEFINE_PTX3 (byte_perm, "prmt.b32")
+/* Each 16-bit half of @a, @b: the smaller (unsigned) */
+DEFINE_PTX2 (min_u16x2, "min.u16x2")
 #else
 inline uint
 byte_perm (uint a, uint b, uint sel)
@@ -164,5 +166,11 @@ byte_perm (uint a, uint b, uint sel)
   for (int i = 0; i < 4; i++)
     d |= (uint) ((v >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
   return d;
+}
+
+inline uint
+min_u16x2 (uint a, uint b)
+{
+  return min (a & 0xffff, b & 0xffff) | min (a >> 16, b >> 16) << 16;
 }
 #endif

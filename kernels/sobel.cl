@@ -255,6 +255,52 @@ sobel_bands (const int in_kind, const int out_kind, SOBEL_ARGS)
   }
 }
 
+/* FINISH of the tiled kernels' four pixels. On NVIDIA the square root is
+ * sqrt.approx.ftz.f32: sqrt () compiles to the form that keeps denormals,
+ * which costs more (docs/PERFORMANCE.md, session 16). n is a sum of
+ * squares of integers, never denormal, so both give the same. */
+#if NV_PTX
+inline float
+sqrt_ftz (float n)
+{
+  float r;
+  asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (n));
+  return r;
+}
+#endif
+
+inline float4
+finish4 (float4 gx, float4 gy)
+{
+#if NV_PTX
+  if (MODE == 0) {
+    const float4 n = gx * gx + gy * gy;
+    return SCALED ((float4) (sqrt_ftz (n.x), sqrt_ftz (n.y), sqrt_ftz (n.z),
+            sqrt_ftz (n.w)));
+  }
+#endif
+  return FINISH (gx, gy);
+}
+
+/* -DPACK_U16=1, from the host where 0 <= @v < 65536 whatever the input
+ * (NVIDIA's default): the four output bytes without cvt.rni.sat.u8.f32,
+ * which runs on the quarter-rate conversion unit and cost 9% of clsobel's
+ * 4K time (docs/PERFORMANCE.md, session 16). v + 2^23 rounds v to an
+ * integer, half to even as convert_uchar_sat_rte, in the low bits of its
+ * word. One permute puts two words' low halves side by side, min.u16x2
+ * clamps both to 255, and one more permute packs the four bytes. */
+#ifndef PACK_U16
+#define PACK_U16 0
+#endif
+inline uchar4
+bytes_u16 (float4 v)
+{
+  const uint4 b = as_uint4 (v + 8388608.0f);
+  return as_uchar4 (byte_perm (min_u16x2 (byte_perm (b.x, b.y, 0x5410),
+              0x00ff00ffu), min_u16x2 (byte_perm (b.z, b.w, 0x5410),
+              0x00ff00ffu), 0x6420));
+}
+
 /* Finishes gx, gy of pixels x .. x + 3 and stores those inside the row
  * @o as @out_kind (1: one byte, 4: v, v, v, 255). @aligned: the rows
  * start on 4-byte boundaries (x is a multiple of 4). */
@@ -262,7 +308,8 @@ inline void
 sobel_store4 (const int out_kind, float4 gx, float4 gy, __global uchar * o,
     int x, int width, const bool aligned)
 {
-  uchar4 out = convert_uchar4_sat_rte (FINISH (gx, gy));
+  uchar4 out = PACK_U16 ? bytes_u16 (finish4 (gx, gy)) :
+      convert_uchar4_sat_rte (finish4 (gx, gy));
   if (THRESH > 0)
     out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
   const int n = min (4, width - x);

@@ -91,6 +91,26 @@ gst_cl_sobel_preferred_variant (const GstCLDeviceInfo * dev)
   return GST_CL_SOBEL_BANDS;
 }
 
+/* Whether every output value v of @params lies in 0 <= v < 65536 before
+ * rounding, as the tiled kernels' PACK_U16 store needs: |gx| and |gy| are
+ * at most 255 * sum |smooth| * sum max (deriv, 0) (the derivative taps
+ * sum to 0), the magnitude sqrt 2 times that. */
+static gboolean
+out_fits_u16 (const GstCLSobelParams * params, const gint * smooth,
+    const gint * deriv, gint n)
+{
+  gdouble s = 0, d = 0, g;
+
+  if (params->scale < 0 || params->delta < 0)
+    return FALSE;
+  for (gint i = 0; i < n; i++) {
+    s += ABS (smooth[i]);
+    d += MAX (deriv[i], 0);
+  }
+  g = 255 * s * d * (params->mode == GST_CL_SOBEL_MAGNITUDE ? G_SQRT2 : 1);
+  return g * params->scale + params->delta < 65535;
+}
+
 static void
 append_taps (GString * s, const gchar * name, const gint * w, gint n)
 {
@@ -125,11 +145,16 @@ gst_cl_sobel_program_init (GstCLSobelProgram * prog, GstCLContext * ctx,
   g_string_append_printf (opts, " -DK=%d -DMODE=%d -DTHRESH=%d -DBAND_H=%d"
       " -DTILED=%d", n, params->mode, params->threshold, BAND_H,
       variant == GST_CL_SOBEL_TILED);
-  if (variant == GST_CL_SOBEL_TILED)
+  if (variant == GST_CL_SOBEL_TILED) {
+    const gboolean nvidia = gst_cl_device_is_nvidia_gpu (ctx->device);
+    prog->pack_u16 = gst_cl_env_choice (GST_CL_SOBEL_PACK_ENV, 0, 1, nvidia)
+        && out_fits_u16 (params, smooth, deriv, n);
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DTH=%d -DVFIRST=%d"
-        " -DWARP_XCHG=%d -DNV_PTX=%d", prog->wg_x, prog->wg_y, prog->tile_h,
-        prog->vfirst, gst_cl_device_has_warp_shuffles (ctx->device,
-            prog->wg_x), gst_cl_device_is_nvidia_gpu (ctx->device));
+        " -DWARP_XCHG=%d -DNV_PTX=%d -DPACK_U16=%d", prog->wg_x, prog->wg_y,
+        prog->tile_h, prog->vfirst,
+        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x), nvidia,
+        prog->pack_u16);
+  }
   append_taps (opts, "SM", smooth, n);
   append_taps (opts, "DV", deriv, n);
   /* Locale-independent, exact enough for float. */

@@ -56,6 +56,7 @@ typedef struct
   cl_kernel fill;
   gint wg_x, wg_y, tile_h;      /* tiled variant: work-group, tile rows */
   gboolean vfirst;              /* tiled: vertical pass first */
+  gboolean pack_u16;            /* tiled: output bytes by PACK_U16 */
 } GstCLSobelProgram;
 
 /* Tuning knob for the tiled variant (docs/PERFORMANCE.md): the environment
@@ -68,6 +69,12 @@ typedef struct
 /* GST_CL_SOBEL_VFIRST=0 builds the tiled kernels horizontal pass first
  * (sobel_tiled in sobel.cl) instead of vertical first (sobel_vtiled). */
 #define GST_CL_SOBEL_VFIRST_ENV "GST_CL_SOBEL_VFIRST"
+
+/* GST_CL_SOBEL_PACK=0|1: the tiled kernels round and pack their output
+ * bytes by integer steps (-DPACK_U16, sobel.cl) instead of conversions,
+ * where the element's settings keep every value below 65536. Default: on
+ * NVIDIA GPUs (by inline PTX); 1 elsewhere runs its portable form. */
+#define GST_CL_SOBEL_PACK_ENV "GST_CL_SOBEL_PACK"
 
 gboolean gst_cl_sobel_program_init (GstCLSobelProgram * prog,
     GstCLContext * ctx, const GstCLSobelParams * params,
