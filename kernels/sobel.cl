@@ -106,9 +106,11 @@ luma16 (const int in_kind, __global const uchar * row, int x)
 /* v * SCALE + DELTA; no add when DELTA is 0 (IEEE keeps x + 0.0f, as x
  * may be -0), no multiply when SCALE is 1 */
 #define SCALED(v) (DELTA == 0.0f ? (v) * SCALE : (v) * SCALE + DELTA)
-#define FINISH(gx, gy) \
-    SCALED (MODE == 0 ? sqrt (gx * gx + gy * gy) : MODE == 1 ? fabs (gx) : \
+/* the output value before rounding, the magnitude's root by @root */
+#define FINISH_BY(gx, gy, root) \
+    SCALED (MODE == 0 ? root (gx * gx + gy * gy) : MODE == 1 ? fabs (gx) : \
         fabs (gy))
+#define FINISH(gx, gy) FINISH_BY (gx, gy, sqrt)
 
 /* The K taps of the smoothing (symmetric) and the derivative
  * (antisymmetric, its middle tap 0) applied to @v[0 .. K-1], each sum
@@ -267,19 +269,23 @@ sqrt_ftz (float n)
   asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (n));
   return r;
 }
+
+inline float4
+sqrt4_ftz (float4 n)
+{
+  return (float4) (sqrt_ftz (n.x), sqrt_ftz (n.y), sqrt_ftz (n.z),
+      sqrt_ftz (n.w));
+}
 #endif
 
 inline float4
 finish4 (float4 gx, float4 gy)
 {
 #if NV_PTX
-  if (MODE == 0) {
-    const float4 n = gx * gx + gy * gy;
-    return SCALED ((float4) (sqrt_ftz (n.x), sqrt_ftz (n.y), sqrt_ftz (n.z),
-            sqrt_ftz (n.w)));
-  }
-#endif
+  return FINISH_BY (gx, gy, sqrt4_ftz);
+#else
   return FINISH (gx, gy);
+#endif
 }
 
 /* -DPACK_U16=1, from the host where 0 <= @v < 65536 whatever the input
@@ -308,8 +314,8 @@ inline void
 sobel_store4 (const int out_kind, float4 gx, float4 gy, __global uchar * o,
     int x, int width, const bool aligned)
 {
-  uchar4 out = PACK_U16 ? bytes_u16 (finish4 (gx, gy)) :
-      convert_uchar4_sat_rte (finish4 (gx, gy));
+  const float4 v = finish4 (gx, gy);
+  uchar4 out = PACK_U16 ? bytes_u16 (v) : convert_uchar4_sat_rte (v);
   if (THRESH > 0)
     out = select ((uchar4) 0, (uchar4) 255, out >= (uchar4) THRESH);
   const int n = min (4, width - x);

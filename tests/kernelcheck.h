@@ -93,6 +93,18 @@ kernelcheck_compare_planes (const guint8 * dst, const guint8 * ref,
   return maxdiff;
 }
 
+/* A switch that forces a kernel path (e.g. GST_CL_BLUR_HALF=1) must reach
+ * it: FALSE, with a message, where the environment variable @env is "1"
+ * but no program was built on that path (@n_built). */
+static inline gboolean
+kernelcheck_switch_reached (const gchar * env, gint n_built)
+{
+  if (g_strcmp0 (g_getenv (env), "1") != 0 || n_built > 0)
+    return TRUE;
+  g_printerr ("FAIL %s=1 built no program on its path\n", env);
+  return FALSE;
+}
+
 /* Every OpenCL device, after gst_init(); exits 77 (skipped) with the reason
  * when there is none. KERNELCHECK_DEVICES=gpu or cpu keeps only those (a
  * GPU run need not wait for PoCL to build every variant). */

@@ -310,6 +310,20 @@ half_round (gdouble w, gboolean down, guint16 * bits)
   return r;
 }
 
+/* One side's weights @w (@r pairs, then the centre) as halves: @q their
+ * values, @bits theirs. The pairs to the nearest, the centre to the next
+ * half down from what the pairs leave of 1. Returns the halves' sum. */
+static gdouble
+half_side (const gdouble * w, gint r, gdouble * q, guint16 * bits)
+{
+  gdouble sum = 0;
+
+  for (gint j = 0; j < r; j++)
+    sum += 2 * (q[j] = half_round (w[j], FALSE, &bits[j]));
+  q[r] = half_round (1 - sum, TRUE, &bits[r]);
+  return sum + q[r];
+}
+
 /* Half of a half's ulp for values of magnitude up to @m: the largest error
  * of one rounding there. */
 static gdouble
@@ -346,21 +360,15 @@ gst_cl_blur_half_taps (const GstCLBlurTaps * taps, GstCLBlurHalfTaps * ht)
   const gint rx = taps->kx / 2, ry = taps->ky / 2;
   gdouble qx[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
   gdouble qy[GST_CL_GAUSSIAN_MAX_TAPS / 2 + 1];
-  gdouble pos = 0, neg = 0, sum_x = 0, sum_y = 0, down_max, out_max;
+  gdouble pos = 0, neg = 0, sum_x, sum_y, down_max, out_max;
   gdouble err_down, err_across, err_round, scale;
 
   memset (ht, 0, sizeof (*ht));
   /* The pairs to the nearest half, the centre to what keeps each side's
    * sum at most 1 and closest to it: then a flat frame stays flat and no
    * result can grow past 255. */
-  for (gint j = 0; j < rx; j++)
-    sum_x += 2 * (qx[j] = half_round (taps->wx[j], FALSE, &ht->x[j]));
-  qx[rx] = half_round (1 - sum_x, TRUE, &ht->x[rx]);
-  sum_x += qx[rx];
-  for (gint k = 0; k < ry; k++)
-    sum_y += 2 * (qy[k] = half_round (taps->wy[k], FALSE, &ht->y[k]));
-  qy[ry] = half_round (1 - sum_y, TRUE, &ht->y[ry]);
-  sum_y += qy[ry];
+  sum_x = half_side (taps->wx, rx, qx, ht->x);
+  sum_y = half_side (taps->wy, ry, qy, ht->y);
   /* Quantisation: the kernel sums x = byte - 128 in -128..127 and adds
    * 128 exactly at the end, so the output is off by sum d * x over the 2D
    * weights' errors d; largest with x at the end of its range that d's
@@ -467,6 +475,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     GstCLBlurVariant variant, GError ** error)
 {
   static const gint cns[GST_CL_BLUR_N_CN] = { 1, 2, 4 };
+  const gboolean nvidia = gst_cl_device_is_nvidia_gpu (ctx->device);
   GString *opts = g_string_new ("-cl-std=CL1.2");
   gboolean planes = FALSE;
   TileKnob knob;
@@ -492,8 +501,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
   if (variant == GST_CL_BLUR_TILED) {
     g_string_append_printf (opts, " -DWG_X=%d -DWG_Y=%d -DVFIRST=%d"
         " -DWARP_XCHG=%d -DNV_PTX=%d", prog->wg_x, prog->wg_y, prog->vfirst,
-        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x),
-        gst_cl_device_is_nvidia_gpu (ctx->device));
+        gst_cl_device_has_warp_shuffles (ctx->device, prog->wg_x), nvidia);
     if (chroma_taps && prog->tile_h[0] > 0) {
       prog->chroma_taps = *chroma_taps;
       for (gint i = 0; i < 2; i++)
@@ -510,8 +518,7 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     append_taps (opts, "WYC", chroma_taps->wy, chroma_taps->ky);
   }
   if (variant == GST_CL_BLUR_TILED && prog->vfirst &&
-      gst_cl_env_choice (GST_CL_BLUR_HALF_ENV, 0, 1,
-          gst_cl_device_is_nvidia_gpu (ctx->device))) {
+      gst_cl_env_choice (GST_CL_BLUR_HALF_ENV, 0, 1, nvidia)) {
     GstCLBlurHalfTaps ht, htc;
     /* luma's and chroma's bounds both, or the float tile for both */
     prog->half = gst_cl_blur_half_taps (taps, &ht) &&
