@@ -1087,6 +1087,83 @@ blur_fixed (const int cn, BLUR_ARGS)
  * every input row's horizontal pass runs once per band. */
 #ifdef FXSPAN
 #define FX_CHUNKS (FXSPAN / FXW)
+
+/* The row's two end chunks from one in-bounds load of 2 * FXW bytes and a
+ * constant byte shuffle per tap, where the reflected taps fit that window
+ * (FX_EDGES_FIT). The general path gathered the reflected span byte by
+ * byte and read it back from private memory (a store-forwarding stall):
+ * about a third of the 640x480 kernel. Lane indices must be constants,
+ * hence macros per channel count and tap. */
+#if (FXW == 32 || X86_AVX2) && RX <= 8
+#define FX_EDGES 1
+#define FX_EDGES_FIT(cn) (RX * (cn) <= FXW / 2)
+typedef uchar fx_win __attribute__ ((ext_vector_type (2 * FXW)));
+typedef fx_win __attribute__ ((aligned (1))) fx_win_u1;
+
+/* Byte @p of a window that starts the row (p < 0 reflects, per channel),
+ * or ends it (p >= 2 * FXW reflects); masked so that the lanes of taps
+ * that do not fit still compile (never run: FX_EDGES_FIT). */
+#define FX_LEFT_BYTE(p, CN) (((p) >= 0 ? (p) : \
+    -(((p) - ((p) & ((CN) - 1))) / (CN)) * (CN) + ((p) & ((CN) - 1))) \
+    & (2 * FXW - 1))
+#define FX_RIGHT_BYTE(q, CN) (((q) < 2 * FXW ? (q) : 2 * FXW - \
+    (((q) - 2 * FXW) / (CN) + 2) * (CN) + (((q) - 2 * FXW) & ((CN) - 1))) \
+    & (2 * FXW - 1))
+#define FX_LEFT_LANE(i, D, CN) FX_LEFT_BYTE ((i) + (D), CN)
+#define FX_RIGHT_LANE(i, D, CN) FX_RIGHT_BYTE (FXW + (i) + (D), CN)
+#define FX_LANES8(F, B, D, CN) F ((B) + 0, D, CN), F ((B) + 1, D, CN), \
+    F ((B) + 2, D, CN), F ((B) + 3, D, CN), F ((B) + 4, D, CN), \
+    F ((B) + 5, D, CN), F ((B) + 6, D, CN), F ((B) + 7, D, CN)
+#define FX_LANES16(F, B, D, CN) FX_LANES8 (F, B, D, CN), \
+    FX_LANES8 (F, (B) + 8, D, CN)
+#if FXW == 32
+#define FX_LANES(F, D, CN) FX_LANES16 (F, 0, D, CN), FX_LANES16 (F, 16, D, CN)
+#else
+#define FX_LANES(F, D, CN) FX_LANES16 (F, 0, D, CN)
+#endif
+/* The FXW bytes of tap @d (pixels) of the end chunk, widened */
+#define FX_TAP(w, SIDE, d, CN) FX_US (__builtin_shufflevector (w, w, \
+    FX_LANES (FX_##SIDE##_LANE, (d) * (CN), CN)))
+/* Symmetric pair of taps at distance @d, as ACROSS_FX adds them */
+#define FX_EDGE_PAIR(w, SIDE, d, CN) \
+  if (RX >= (d)) \
+    o += MULHI ((FX_TAP (w, SIDE, -(d), CN) + FX_TAP (w, SIDE, d, CN)) \
+        << (ushort) 7, fxp[RX >= (d) ? RX - (d) : 0]);
+#define FX_DEFINE_EDGE(SIDE, CN) \
+inline fx_us \
+across_##SIDE##_##CN (const fx_win w) \
+{ \
+  fx_us o = MULHI (FX_TAP (w, SIDE, 0, CN) << (ushort) 8, FXC); \
+  FX_EDGE_PAIR (w, SIDE, 1, CN) FX_EDGE_PAIR (w, SIDE, 2, CN) \
+  FX_EDGE_PAIR (w, SIDE, 3, CN) FX_EDGE_PAIR (w, SIDE, 4, CN) \
+  FX_EDGE_PAIR (w, SIDE, 5, CN) FX_EDGE_PAIR (w, SIDE, 6, CN) \
+  FX_EDGE_PAIR (w, SIDE, 7, CN) FX_EDGE_PAIR (w, SIDE, 8, CN) \
+  return o; \
+}
+FX_DEFINE_EDGE (LEFT, 1)
+FX_DEFINE_EDGE (LEFT, 2)
+FX_DEFINE_EDGE (LEFT, 4)
+FX_DEFINE_EDGE (RIGHT, 1)
+FX_DEFINE_EDGE (RIGHT, 2)
+FX_DEFINE_EDGE (RIGHT, 4)
+
+/* Horizontal pass of the row's first FXW bytes (@right: its last) */
+inline fx_us
+across_end_fx (const int cn, __global const uchar * row, int wb, bool right)
+{
+  const fx_win w = *(__global const fx_win_u1 *) (right ? row + wb - 2 * FXW :
+      row);
+  if (right)
+    return cn == 1 ? across_RIGHT_1 (w) : cn == 2 ? across_RIGHT_2 (w) :
+        across_RIGHT_4 (w);
+  return cn == 1 ? across_LEFT_1 (w) : cn == 2 ? across_LEFT_2 (w) :
+      across_LEFT_4 (w);
+}
+#else
+#define FX_EDGES 0
+#define FX_EDGES_FIT(cn) 0
+#endif
+
 inline void
 blur_fixed_rows (const int cn, BLUR_ARGS)
 {
@@ -1097,6 +1174,15 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
     return;
   const int chunks = min (FX_CHUNKS, (wb - x0 + FXW - 1) / FXW);
   const int rows = min (FXBH, height - y0);
+  /* Fast ends: the left chunk from the row's first 2 * FXW bytes. On the
+   * right, when this work-item ends the row: the first chunk whose taps
+   * reach past the row's end moves left until they do not, if more than
+   * FXW bytes remain from it, and the last chunk ends at the row's end.
+   * Moved chunks overlap their left neighbours (the same bytes written
+   * twice) and stay within this work-item's span. */
+  const bool fast_ends = FX_EDGES && FX_EDGES_FIT (cn) && wb >= 2 * FXW;
+  const bool fast_right = fast_ends && x0 + FXSPAN >= wb &&
+      wb - x0 >= FXW + rxb;
   fx_us ring[KY][FX_CHUNKS];
 
   for (int i = 0; i < rows + 2 * RY; i++) {
@@ -1112,12 +1198,31 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
     const int r = i - 2 * RY;   /* output row finished by this input row */
     __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
     for (int c = 0; c < chunks; c++) {
-      const int xb = x0 + c * FXW;
-      const fx_us h = across_row_fx (cn, row, xb, width,
-          xb - rxb >= 0 && xb + FXW + rxb <= wb);
+      int xb = x0 + c * FXW;
+      bool right_end = false;
+      if (fast_right && xb + FXW + rxb > wb) {
+        if (wb - xb > FXW)
+          xb = wb - FXW - rxb;  /* inside again; the end chunk follows */
+        else
+          right_end = true;
+      }
+      fx_us h;
+#if FX_EDGES
+      if (right_end) {
+        xb = wb - FXW;
+        h = across_end_fx (cn, row, wb, true);
+      } else if (fast_ends && xb < rxb) {
+        h = across_end_fx (cn, row, wb, false);
+      } else
+#endif
+        h = across_row_fx (cn, row, xb, width,
+            xb - rxb >= 0 && xb + FXW + rxb <= wb);
       slot[KY - 1][c] = h;
-      if (r < 0)
+      if (r < 0) {
+        if (right_end)
+          break;
         continue;
+      }
 #if FXPAIRS
       fx_us acc = (fx_us) FXR + MULHI (slot[RY][c], fy[RY]);
 #pragma unroll
@@ -1130,6 +1235,8 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
         acc += MULHI (slot[k][c], fy[k]);
 #endif
       store_fx (acc, out + xb, wb - xb);
+      if (right_end)
+        break;
     }
   }
 }
