@@ -1159,10 +1159,81 @@ across_end_fx (const int cn, __global const uchar * row, int wb, bool right)
   return cn == 1 ? across_LEFT_1 (w) : cn == 2 ? across_LEFT_2 (w) :
       across_LEFT_4 (w);
 }
+
+/* Inner chunks two at a time (2 * FXW bytes), each byte unpacked into the
+ * high half of a 16-bit lane, as vpunpck{l,h}bw interleave (per 16 bytes:
+ * bytes 0-7 into the low vector, 8-15 into the high one). That is the
+ * byte already shifted left by 8, and a symmetric pair is one vpavgw of
+ * two such lanes ((a + b) << 7, exact), where a chunk paid a shift for
+ * the centre and an add and a shift a pair; the results' high bytes go
+ * back in order by one pack. The same sums to the bit. */
+#if FXW == 32
+#define FX_LANES_W(F, D, CN) FX_LANES16 (F, 0, D, CN), \
+    FX_LANES16 (F, 16, D, CN), FX_LANES16 (F, 32, D, CN), \
+    FX_LANES16 (F, 48, D, CN)
+#else
+#define FX_LANES_W(F, D, CN) FX_LANES16 (F, 0, D, CN), FX_LANES16 (F, 16, D, CN)
+#endif
+/* byte e of half @H: zero (even e) or the window's byte (odd e) */
+#define FX_UNPACK_LANE(e, H, unused) (((e) & 1) ? 2 * FXW + 16 * ((e) / 16) + \
+    8 * (H) + ((e) / 2) % 8 : 0)
+/* output byte j: the high byte of its lane in the low or high half */
+#define FX_PACK_LANE(j, unused1, unused2) (((j) % 16) < 8 ? \
+    2 * (8 * ((j) / 16) + (j) % 16) + 1 : \
+    2 * FXW + 2 * (8 * ((j) / 16) + (j) % 16 - 8) + 1)
+#define FX_HIGH_HALVES(v, H) __builtin_astype (__builtin_shufflevector ( \
+    (fx_win) (0), v, FX_LANES_W (FX_UNPACK_LANE, H, 0)), fx_us)
+
+/* Horizontal pass of the 2 * FXW bytes at @p (every tap inside the row) */
+inline void
+across_pair_fx (const int cn, __global const uchar * p, fx_us * lo,
+    fx_us * hi)
+{
+  const fx_win c = *(__global const fx_win_u1 *) p;
+  fx_us l = MULHI (FX_HIGH_HALVES (c, 0), FXC),
+      h = MULHI (FX_HIGH_HALVES (c, 1), FXC);
+#pragma unroll
+  for (int j = 0; j < RX; j++) {
+    const fx_win a = *(__global const fx_win_u1 *) (p + (j - RX) * cn),
+        b = *(__global const fx_win_u1 *) (p + (RX - j) * cn);
+    l += MULHI (RHADD (FX_HIGH_HALVES (a, 0), FX_HIGH_HALVES (b, 0)), fxp[j]);
+    h += MULHI (RHADD (FX_HIGH_HALVES (a, 1), FX_HIGH_HALVES (b, 1)), fxp[j]);
+  }
+  *lo = l;
+  *hi = h;
+}
+
+/* Stores the high bytes of @lo and @hi (8.8 results) in byte order */
+inline void
+store_pair_fx (fx_us lo, fx_us hi, __global uchar * d)
+{
+  *(__global fx_win_u1 *) d = __builtin_shufflevector (
+      __builtin_astype (lo, fx_win), __builtin_astype (hi, fx_win),
+      FX_LANES_W (FX_PACK_LANE, 0, 0));
+}
 #else
 #define FX_EDGES 0
 #define FX_EDGES_FIT(cn) 0
 #endif
+
+/* The vertical sum of ring column @c (8.8, rounding added); @slot: the
+ * ring's rows, oldest first */
+inline fx_us
+down_fx (fx_us * const *slot, int c)
+{
+#if FXPAIRS
+  fx_us acc = (fx_us) FXR + MULHI (slot[RY][c], fy[RY]);
+#pragma unroll
+  for (int j = 0; j < RY; j++)
+    acc += MULHI (RHADD (slot[j][c], slot[KY - 1 - j][c]), fy[j]);
+#else
+  fx_us acc = (fx_us) FXR;
+#pragma unroll
+  for (int k = 0; k < KY; k++)
+    acc += MULHI (slot[k][c], fy[k]);
+#endif
+  return acc;
+}
 
 inline void
 blur_fixed_rows (const int cn, BLUR_ARGS)
@@ -1199,6 +1270,18 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
     __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
     for (int c = 0; c < chunks; c++) {
       int xb = x0 + c * FXW;
+#if FX_EDGES
+      if (c + 1 < chunks && xb - rxb >= 0 && xb + 2 * FXW + rxb <= wb) {
+        fx_us lo, hi;
+        across_pair_fx (cn, row + xb, &lo, &hi);
+        slot[KY - 1][c] = lo;
+        slot[KY - 1][c + 1] = hi;
+        if (r >= 0)
+          store_pair_fx (down_fx (slot, c), down_fx (slot, c + 1), out + xb);
+        c++;
+        continue;
+      }
+#endif
       bool right_end = false;
       if (fast_right && xb + FXW + rxb > wb) {
         if (wb - xb > FXW)
@@ -1223,18 +1306,7 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
           break;
         continue;
       }
-#if FXPAIRS
-      fx_us acc = (fx_us) FXR + MULHI (slot[RY][c], fy[RY]);
-#pragma unroll
-      for (int j = 0; j < RY; j++)
-        acc += MULHI (RHADD (slot[j][c], slot[KY - 1 - j][c]), fy[j]);
-#else
-      fx_us acc = (fx_us) FXR;
-#pragma unroll
-      for (int k = 0; k < KY; k++)
-        acc += MULHI (slot[k][c], fy[k]);
-#endif
-      store_fx (acc, out + xb, wb - xb);
+      store_fx (down_fx (slot, c), out + xb, wb - xb);
       if (right_end)
         break;
     }
