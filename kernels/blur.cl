@@ -1088,15 +1088,18 @@ blur_fixed (const int cn, BLUR_ARGS)
 #ifdef FXSPAN
 #define FX_CHUNKS (FXSPAN / FXW)
 
-/* The row's two end chunks from one in-bounds load of 2 * FXW bytes and a
+/* Constant byte shuffles (clang's vector extensions, as PoCL builds these
+ * widths): the row's end chunks and the inner chunks in pairs below.
+ *
+ * The row's two end chunks from one in-bounds load of 2 * FXW bytes and a
  * constant byte shuffle per tap, where the reflected taps fit that window
- * (FX_EDGES_FIT). The general path gathered the reflected span byte by
- * byte and read it back from private memory (a store-forwarding stall):
- * about a third of the 640x480 kernel. Lane indices must be constants,
- * hence macros per channel count and tap. */
-#if (FXW == 32 || X86_AVX2) && RX <= 8
-#define FX_EDGES 1
-#define FX_EDGES_FIT(cn) (RX * (cn) <= FXW / 2)
+ * and number at most 8 a side (FX_EDGES_FIT). The general path gathered
+ * the reflected span byte by byte and read it back from private memory (a
+ * store-forwarding stall): about a third of the 640x480 kernel. Lane
+ * indices must be constants, hence macros per channel count and tap. */
+#if FXW == 32 || X86_AVX2
+#define FX_SHUFFLES 1
+#define FX_EDGES_FIT(cn) (RX <= 8 && RX * (cn) <= FXW / 2)
 typedef uchar fx_win __attribute__ ((ext_vector_type (2 * FXW)));
 typedef fx_win __attribute__ ((aligned (1))) fx_win_u1;
 
@@ -1116,11 +1119,16 @@ typedef fx_win __attribute__ ((aligned (1))) fx_win_u1;
     F ((B) + 5, D, CN), F ((B) + 6, D, CN), F ((B) + 7, D, CN)
 #define FX_LANES16(F, B, D, CN) FX_LANES8 (F, B, D, CN), \
     FX_LANES8 (F, (B) + 8, D, CN)
+/* FXW lanes from @B; FX_LANES: one chunk's, FX_LANES_W: a window's */
 #if FXW == 32
-#define FX_LANES(F, D, CN) FX_LANES16 (F, 0, D, CN), FX_LANES16 (F, 16, D, CN)
+#define FX_LANES_AT(F, B, D, CN) FX_LANES16 (F, B, D, CN), \
+    FX_LANES16 (F, (B) + 16, D, CN)
 #else
-#define FX_LANES(F, D, CN) FX_LANES16 (F, 0, D, CN)
+#define FX_LANES_AT(F, B, D, CN) FX_LANES16 (F, B, D, CN)
 #endif
+#define FX_LANES(F, D, CN) FX_LANES_AT (F, 0, D, CN)
+#define FX_LANES_W(F, D, CN) FX_LANES_AT (F, 0, D, CN), \
+    FX_LANES_AT (F, FXW, D, CN)
 /* The FXW bytes of tap @d (pixels) of the end chunk, widened */
 #define FX_TAP(w, SIDE, d, CN) FX_US (__builtin_shufflevector (w, w, \
     FX_LANES (FX_##SIDE##_LANE, (d) * (CN), CN)))
@@ -1167,13 +1175,6 @@ across_end_fx (const int cn, __global const uchar * row, int wb, bool right)
  * two such lanes ((a + b) << 7, exact), where a chunk paid a shift for
  * the centre and an add and a shift a pair; the results' high bytes go
  * back in order by one pack. The same sums to the bit. */
-#if FXW == 32
-#define FX_LANES_W(F, D, CN) FX_LANES16 (F, 0, D, CN), \
-    FX_LANES16 (F, 16, D, CN), FX_LANES16 (F, 32, D, CN), \
-    FX_LANES16 (F, 48, D, CN)
-#else
-#define FX_LANES_W(F, D, CN) FX_LANES16 (F, 0, D, CN), FX_LANES16 (F, 16, D, CN)
-#endif
 /* byte e of half @H: zero (even e) or the window's byte (odd e) */
 #define FX_UNPACK_LANE(e, H, unused) (((e) & 1) ? 2 * FXW + 16 * ((e) / 16) + \
     8 * (H) + ((e) / 2) % 8 : 0)
@@ -1212,7 +1213,7 @@ store_pair_fx (fx_us lo, fx_us hi, __global uchar * d)
       FX_LANES_W (FX_PACK_LANE, 0, 0));
 }
 #else
-#define FX_EDGES 0
+#define FX_SHUFFLES 0
 #define FX_EDGES_FIT(cn) 0
 #endif
 
@@ -1251,7 +1252,7 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
    * FXW bytes remain from it, and the last chunk ends at the row's end.
    * Moved chunks overlap their left neighbours (the same bytes written
    * twice) and stay within this work-item's span. */
-  const bool fast_ends = FX_EDGES && FX_EDGES_FIT (cn) && wb >= 2 * FXW;
+  const bool fast_ends = FX_EDGES_FIT (cn) && wb >= 2 * FXW;
   const bool fast_right = fast_ends && x0 + FXSPAN >= wb &&
       wb - x0 >= FXW + rxb;
   fx_us ring[KY][FX_CHUNKS];
@@ -1270,7 +1271,7 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
     __global uchar *out = dst + dst_off + (y0 + r) * dst_stride;
     for (int c = 0; c < chunks; c++) {
       int xb = x0 + c * FXW;
-#if FX_EDGES
+#if FX_SHUFFLES
       if (c + 1 < chunks && xb - rxb >= 0 && xb + 2 * FXW + rxb <= wb) {
         fx_us lo, hi;
         across_pair_fx (cn, row + xb, &lo, &hi);
@@ -1290,7 +1291,7 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
           right_end = true;
       }
       fx_us h;
-#if FX_EDGES
+#if FX_SHUFFLES
       if (right_end) {
         xb = wb - FXW;
         h = across_end_fx (cn, row, wb, true);
@@ -1301,12 +1302,8 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
         h = across_row_fx (cn, row, xb, width,
             xb - rxb >= 0 && xb + FXW + rxb <= wb);
       slot[KY - 1][c] = h;
-      if (r < 0) {
-        if (right_end)
-          break;
-        continue;
-      }
-      store_fx (down_fx (slot, c), out + xb, wb - xb);
+      if (r >= 0)
+        store_fx (down_fx (slot, c), out + xb, wb - xb);
       if (right_end)
         break;
     }
