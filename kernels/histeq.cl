@@ -23,6 +23,8 @@
  *                     global = (slices, tiles), local = (1, 1)
  *   histeq_hist_lut_cN, histeq_hist_lut_serial_cN   histogram, cut and LUT
  *                     in one launch (GPUs; CPUs in global mode): below
+ *   histeq_equalize_serial_c1   histeq_hist_lut_serial_c1 and the apply
+ *                     in one launch (CPUs, global mode): below
  *   histeq_cut        with smoothing on: scene-cut verdict and brightness
  *                     shift of the frame
  *                     global = local = (256)
@@ -119,10 +121,9 @@ HIST_KERNEL (c4)
     int width, int height, int tw, int th, int tiles_x, int slices, uint4 w, \
     __global uint * restrict partial
 
-/* This group's slice of its tile into partial[tile][slice]. */
-#define HIST_SERIAL_BODY(CN, BODY16) \
-  __local uint h[4 * BINS]; \
-  const int slice = get_group_id (0), tile = get_group_id (1); \
+/* Slice @slice of tile @tile (ints in scope) into @h (__local uint
+ * [4 * BINS] in scope), then into partial[tile][slice]. */
+#define HIST_SERIAL_SLICE(CN, BODY16) { \
   const int tx = tile % tiles_x, ty = tile / tiles_x; \
   const int rows = (th + slices - 1) / slices; \
   const int y0 = slice * rows, y1 = min (y0 + rows, th); \
@@ -143,7 +144,14 @@ HIST_KERNEL (c4)
   } \
   __global uint *out = partial + ((size_t) tile * slices + slice) * BINS; \
   for (int b = 0; b < BINS; b++) \
-    out[b] = h[b] + h[BINS + b] + h[2 * BINS + b] + h[3 * BINS + b];
+    out[b] = h[b] + h[BINS + b] + h[2 * BINS + b] + h[3 * BINS + b]; \
+}
+
+/* This group's slice of its tile into partial[tile][slice]. */
+#define HIST_SERIAL_BODY(CN, BODY16) \
+  __local uint h[4 * BINS]; \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  HIST_SERIAL_SLICE (CN, BODY16)
 
 #define HIST_SERIAL_KERNEL(CN, BODY16) \
 __kernel void \
@@ -1109,6 +1117,136 @@ histeq_apply_global_c1 (APPLY_ARGS)
       d[i] = lut[s[i]];
   }
 #endif
+}
+
+/* ---- one launch a frame: histogram, cut, LUT and apply (CPUs, c1) ------ */
+
+/* On a CPU device every launch wakes the workers and then the host, which
+ * costs more than the apply itself at 480p (PoCL 3.1, 2 cores: two launches
+ * took 0.05 ms of a 0.137 ms frame). histeq_equalize_serial_c1 does
+ * histeq_hist_lut_serial_c1's work and the apply in one launch of one
+ * group per worker:
+ *  - each group claims the histogram's slices one at a time until none is
+ *    left (its histogram and its share of the chroma rows, as before);
+ *  - the group that finishes the last slice makes the LUT and publishes it
+ *    by writing the frame's number @seq into counter[EQ_LUT_SEQ]; the
+ *    others wait for it (bounded);
+ *  - then every group claims bands of @band_rows rows and equalises them.
+ * A group waits only for slices that running groups have claimed, and the
+ * last one makes the LUT and claims bands until none is left, so the frame
+ * is complete whatever order or number of workers PoCL runs the groups
+ * on; a wait that times out only leaves the bands to the others. Claims
+ * are counted from @slice_base and @band_base, which the host advances by
+ * the frame's slices and bands (counters never go past them, never reset).
+ * counter: uint [4], EQ_* below. global = (groups, 1), local = (1, 1);
+ * global mode only (one tile). */
+#define EQ_SLICES 0
+#define EQ_FINISHED 1
+#define EQ_BANDS 2
+#define EQ_LUT_SEQ 3
+/* polls of the LUT's flag before a group gives up waiting (about 0.2 ms
+ * with pauses; the wait is normally the last slice and the LUT) */
+#define EQ_MAX_POLLS 8192
+
+#if defined(__x86_64__) || defined(__i386__)
+#define EQ_PAUSE() __builtin_ia32_pause ()
+#else
+#define EQ_PAUSE() ((void) 0)
+#endif
+
+/* The next of this frame's @n items (0 .. @n - 1), or @n when all are
+ * taken; @claimed runs from @base to @base + @n, never past it. */
+inline uint
+claim_next (__global uint * claimed, uint base, uint n)
+{
+  for (;;) {
+    const uint old = *(volatile __global uint *) claimed;
+    if (old - base >= n)
+      return n;
+    if (atomic_cmpxchg (claimed, old, old + 1) == old)
+      return old - base;
+  }
+}
+
+/* Rows @y0 .. @y1 - 1 through the 256-entry @lut, as histeq_apply_global_c1. */
+inline void
+apply_rows_c1 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int y0, int y1,
+    __global const uchar * lut)
+{
+#if APPLY_W > 16 && X86_AVX512BW
+  apply_u64 part[16];
+  lut64_parts (lut, part);
+  const int w64 = width & ~63;
+#endif
+  for (int y = y0; y < y1; y++) {
+    __global const uchar *s = src + (size_t) y * src_stride;
+    __global uchar *d = dst + (size_t) y * dst_stride;
+    int x = 0;
+#if APPLY_W > 16 && X86_AVX512BW
+    for (; x < w64; x += 64)
+      *(__global apply_u64_u1 *) (d + x) =
+          lut64 (part, *(__global const apply_u64_u1 *) (s + x));
+#endif
+    for (; x < width; x++)
+      d[x] = lut[s[x]];
+  }
+}
+
+__kernel void
+histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
+    __global uint * restrict counter, int total, float strength,
+    float alpha, float cut_threshold, int reset, int smooth,
+    __global float * restrict state, __global float * restrict frame_state,
+    __global uchar * restrict lut, __global uchar * restrict dst, int8 cp0,
+    int8 cp1, uint dst_off, int dst_stride, uint seq, uint slice_base,
+    uint band_base, int band_rows)
+{
+  __local CutLocal L;
+  __local uint h[4 * BINS];
+  const int tile = 0;
+  int last = 0;
+
+  for (int slice = (int) claim_next (&counter[EQ_SLICES], slice_base, slices);
+      slice < slices;
+      slice = (int) claim_next (&counter[EQ_SLICES], slice_base, slices)) {
+    HIST_SERIAL_SLICE (c1, SERIAL_ROWS_c1)
+    copy_rows (src, dst, cp0, slice, slices);
+    copy_rows (src, dst, cp1, slice, slices);
+    /* the slice's histogram is in memory before it is counted */
+    mem_fence (CLK_GLOBAL_MEM_FENCE);
+    if (atomic_inc (&counter[EQ_FINISHED]) == (uint) slices - 1)
+      last = 1;
+  }
+  if (last) {
+    /* every slice's histogram is in; zero for the next frame */
+    counter[EQ_FINISHED] = 0;
+    mem_fence (CLK_GLOBAL_MEM_FENCE);
+    volatile __global const uint *all = partial;
+    for (int b = 0; b < BINS; b++)
+      L.q[b] = 0;
+    for (int k = 0; k < slices; k++)
+      for (int b = 0; b < BINS; b++)
+        L.q[b] += (int) all[k * BINS + b];
+    frame_lut_serial (&L, total, strength, alpha, cut_threshold, reset,
+        smooth, state, frame_state, lut);
+    /* the LUT is in memory before it is published (a locked exchange) */
+    mem_fence (CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg (&counter[EQ_LUT_SEQ], seq);
+  } else {
+    volatile __global const uint *flag = counter + EQ_LUT_SEQ;
+    for (int i = 0; i < EQ_MAX_POLLS && *flag != seq; i++)
+      EQ_PAUSE ();
+    /* a locked read: no load of the LUT moves above it */
+    if (atomic_add (&counter[EQ_LUT_SEQ], 0) != seq)
+      return;
+  }
+  const uint bands = (uint) ((height + band_rows - 1) / band_rows);
+  for (uint b = claim_next (&counter[EQ_BANDS], band_base, bands); b < bands;
+      b = claim_next (&counter[EQ_BANDS], band_base, bands))
+    apply_rows_c1 (src + src_off, src_stride, dst + dst_off, dst_stride,
+        width, (int) b * band_rows, min ((int) (b + 1) * band_rows, height),
+        lut);
 }
 
 /* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises

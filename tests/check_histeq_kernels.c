@@ -53,7 +53,8 @@ static gint n_checked, n_failed;
 static const gchar *
 path_name (const GstCLHisteqProgram * prog)
 {
-  return prog->serial ? (prog->fused ? "serial-fused" : "serial") :
+  return prog->one_launch ? "serial-one" :
+      prog->serial ? (prog->fused ? "serial-fused" : "serial") :
       prog->fused ? "fused" : "atomic";
 }
 static void
@@ -89,7 +90,8 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   cl_int status;
   cl_mem s, d;
   cl_event ev = NULL;
-  gint maxdiff = 0, bad_x = -1, bad_y = -1, hist_bad = -1, lut_bad = -1;
+  gint maxdiff = 0, bad_x = -1, bad_y = -1, hist_bad = -1, lut_bad = -1,
+      repeat_bad = -1;
   gboolean guard_ok = TRUE;
   guint32 *rhist, *dhist, *parts;
   guint8 *rluts, *dluts;
@@ -143,6 +145,28 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   if (status == CL_SUCCESS)
     status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
         tiles * BINS, dluts, 0, NULL, NULL);
+  /* The same frame again into a fresh output, twice: state kept between
+   * frames (the one-launch path's band claims and LUT flag) must give the
+   * same bytes every frame. */
+  for (gint rep = 1; rep <= 2 && status == CL_SUCCESS; rep++) {
+    const guint8 fresh = 0xA5;
+    guint8 *again = g_malloc (dst_size);
+    if (ev)
+      clReleaseEvent (ev);
+    ev = NULL;
+    status = clEnqueueFillBuffer (ctx->queue, d, &fresh, 1, 0, dst_size, 0,
+        NULL, NULL);
+    if (status == CL_SUCCESS)
+      status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, w, s,
+          &sp, d, &dp, &ev, NULL);
+    if (status == CL_SUCCESS)
+      status = clEnqueueReadBuffer (ctx->queue, d, CL_TRUE, 0, dst_size,
+          again, 1, &ev, NULL);
+    if (status == CL_SUCCESS && memcmp (again, dst, dst_size) != 0 &&
+        repeat_bad < 0)
+      repeat_bad = rep;
+    g_free (again);
+  }
   if (ev)
     clReleaseEvent (ev);
   clReleaseMemObject (s);
@@ -183,7 +207,7 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   tol = (pr->mode == GST_CL_HISTEQ_GLOBAL && cn == 1) ? 0 : 1;
   n_checked++;
   gboolean ok = status == CL_SUCCESS && hist_bad < 0 && lut_bad < 0 &&
-      maxdiff <= tol && guard_ok;
+      maxdiff <= tol && guard_ok && repeat_bad < 0;
   if (!ok) {
     n_failed++;
     g_printerr ("FAIL %s %s hist: %dx%d cn=%d %s tiles=%dx%d clip=%.1f strength=%.2f"
@@ -198,6 +222,10 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
         lut_bad < 0 ? "ok" : "BAD", lut_bad,
         lut_bad < 0 ? 0 : dluts[lut_bad], lut_bad < 0 ? 0 : rluts[lut_bad],
         maxdiff, bad_x, bad_y, guard_ok ? "" : ", wrote outside the plane");
+  if (repeat_bad >= 0)
+    g_printerr ("FAIL %s %s hist: %dx%d cn=%d: frame %d of the same input "
+        "differs from the first\n", ctx->device->name, path_name (prog),
+        sz->width, sz->height, cn, repeat_bad + 1);
   }
   gst_cl_histeq_buffers_clear (&bufs);
   g_free (rhist);
@@ -439,18 +467,21 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
  * cut and LUT launches (GPUs before fusion); 1 one work-item per group,
  * then cut and LUT launches (CPUs' CLAHE, and global mode with
  * GST_CL_HISTEQ_FUSED=0); 2 histogram, cut and LUT in one launch (GPUs);
- * 3 the same from one-item groups (CPUs' global mode; CLAHE takes path 1
- * there). */
-#define N_PATHS 4
+ * 3 the same from one-item groups (CPUs' global mode with
+ * GST_CL_HISTEQ_ONE_LAUNCH=0; CLAHE takes path 1 there); 4 path 3 and the
+ * apply in one launch (CPUs' global mode on one byte a pixel; the others
+ * take path 3). */
+#define N_PATHS 5
 static void
 set_path (GstCLHisteqProgram * prog, gint path)
 {
-  prog->serial = path == 1 || path == 3;
-  prog->fused = path == 2 || path == 3;
+  prog->serial = path == 1 || path == 3 || path == 4;
+  prog->fused = path == 2 || path == 3 || path == 4;
+  prog->one_launch = path == 4;
 }
 
 /* HISTEQ_CHECK_PATHS=atomic,serial (any of atomic, serial, fused,
- * serial-fused): only those paths; all by default. */
+ * serial-fused, serial-one): only those paths; all by default. */
 static gboolean
 path_wanted (GstCLHisteqProgram * prog, gint path)
 {

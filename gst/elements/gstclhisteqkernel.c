@@ -53,6 +53,10 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   prog->fused = gst_cl_env_choice (GST_CL_HISTEQ_FUSED_ENV, 0, 1,
       prog->serial ? serial_fused_checked (ctx->device) : TRUE) &&
       (prog->serial || prog->hist_local == BINS);
+  /* on CPUs the apply too, in the same launch (kernels/histeq.cl) */
+  prog->compute_units = MAX (ctx->device->compute_units, 1);
+  prog->one_launch = prog->serial && prog->fused &&
+      gst_cl_env_choice (GST_CL_HISTEQ_ONE_LAUNCH_ENV, 0, 1, TRUE);
   /* the frame's cut and map spread over the work-group: GPUs only, the
    * barriers cost CPU devices more than they save (kernels/histeq.cl);
    * the variable forces it either way */
@@ -91,6 +95,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     g_snprintf (name, sizeof (name), "histeq_apply_clahe_%s", suffix[i]);
     KERNEL (prog->apply_clahe[i], name);
   }
+  KERNEL (prog->equalize_serial, "histeq_equalize_serial_c1");
   KERNEL (prog->lut, "histeq_lut");
   KERNEL (prog->cut, "histeq_cut");
   KERNEL (prog->cut_lut, "histeq_cut_lut");
@@ -111,7 +116,8 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->hist_serial[0], &prog->hist_serial[1],
     &prog->hist_lut_serial[0], &prog->hist_lut_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
-    &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut
+    &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut,
+    &prog->equalize_serial
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -182,6 +188,7 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     goto fail;
   {
     /* zero at rest: the fused kernel leaves them so after every frame */
+    const gsize n_counters = MAX (tiles + 1, 4);
     gpointer zeros = g_malloc0 (sizeof (cl_uint) * BINS * (tiles + 1));
     bufs->ghist = clCreateBuffer (ctx->context,
         CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -189,7 +196,10 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     if (status == CL_SUCCESS)
       bufs->counters = clCreateBuffer (ctx->context,
           CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-          sizeof (cl_uint) * (tiles + 1), zeros, &status);
+          sizeof (cl_uint) * n_counters, zeros, &status);
+    bufs->eq_seq = 0;
+    bufs->eq_slices = 0;
+    bufs->eq_bands = 0;
     g_free (zeros);
   }
   if (!gst_cl_set_error (status, "clCreateBuffer(fused histograms)", error))
@@ -422,6 +432,98 @@ enqueue_hist_lut_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   return status;
 }
 
+/* 4. the LUTs applied to the plane (the frame's last launch but copies) */
+static cl_int
+enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, gint ci, const cl_uint wts[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    cl_event * event, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  cl_kernel k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
+  const gint apply_w = ci ? 16 : g->clahe ? prog->clahe_w : prog->apply_w;
+  size_t global[2] = { (sp->width + apply_w - 1) / apply_w, sp->height };
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= gst_cl_plane_set_args (k, &a, src, sp, dst, dp);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint) * 4, wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  if (g->clahe) {
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_tw);
+    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_th);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
+    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_y);
+  }
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
+      event);
+  if (status == CL_SUCCESS && steps && event && *event) {
+    clRetainEvent (*event);
+    steps[3] = *event;
+  }
+  return status;
+}
+
+/* Rows per band of equalize_serial's apply: a few dozen bands at 480p for
+ * the workers to share, each claim an atomic. */
+#define EQ_BAND_ROWS 16
+
+/* CPUs, global mode, one byte a pixel: histeq_hist_lut_serial and the
+ * apply in one launch (histeq_equalize_serial_c1), the frame's last. */
+static cl_int
+enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params,
+    const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
+    cl_float alpha, cl_event * event, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const cl_int total = g->tw * g->th, band_rows = EQ_BAND_ROWS;
+  const cl_uint bands = (sp->height + EQ_BAND_ROWS - 1) / EQ_BAND_ROWS;
+  /* frame numbers from 1: the flag is zero before the first frame */
+  const cl_uint seq = bufs->eq_seq + 1, slice_base = bufs->eq_slices,
+      band_base = bufs->eq_bands;
+  /* one group per worker: they share the slices and bands by claims */
+  size_t global[2] = { MIN (prog->compute_units, (guint) bufs->slices), 1 };
+  size_t local[2] = { 1, 1 };
+  cl_kernel k = prog->equalize_serial;
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= set_tile_args (k, &a, src, sp, g, bufs->slices, wts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
+  status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, smooth,
+      dst, sp, dp, n_copied);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &seq);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &slice_base);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &band_base);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      event);
+  if (status != CL_SUCCESS)
+    return status;
+  /* the kernel leaves the claims at base + count, whoever took them */
+  bufs->eq_seq = seq;
+  bufs->eq_slices = slice_base + bufs->slices;
+  bufs->eq_bands = band_base + bands;
+  bufs->hist_slices = bufs->slices;
+  if (steps && event && *event) {
+    clRetainEvent (*event);
+    steps[0] = *event;
+  }
+  return CL_SUCCESS;
+}
+
 cl_int
 gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
@@ -446,6 +548,7 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   const guint n_in_fused = (gpu_fused || serial_fused) && n_planes <= 3 ?
       n_planes - 1 : 0;
   const gint ci = cn_index (sp->pixel_bytes);
+  const gboolean one_launch = serial_fused && prog->one_launch && ci == 0;
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
   const gboolean smooth = params->smoothing > 1;
@@ -460,7 +563,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
 
-  if (serial_fused) {
+  if (one_launch) {
+    status = enqueue_equalize_serial (prog, bufs, queue, params, wts, src,
+        sp, dst, dp, n_in_fused, smooth, reset, alpha, event, steps);
+  } else if (serial_fused) {
     status = enqueue_hist_lut_serial (prog, bufs, queue, params, ci, wts,
         src, sp, dst, dp, n_in_fused, smooth, reset, alpha, steps);
   } else if (gpu_fused) {
@@ -503,31 +609,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   bufs->state_fresh = FALSE;
   bufs->smoothing_on = smooth;
 
-  /* 4. apply */
-  k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
-  a = 0;
-  status |= gst_cl_plane_set_args (k, &a, src, sp, dst, dp);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->width);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &sp->height);
-  status |= clSetKernelArg (k, a++, sizeof (wts), wts);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
-  if (g->clahe) {
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_tw);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_th);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_y);
-  }
-  if (status != CL_SUCCESS)
-    return CL_INVALID_KERNEL_ARGS;
-  const gint apply_w = ci ? 16 : g->clahe ? prog->clahe_w : prog->apply_w;
-  global[0] = (sp->width + apply_w - 1) / apply_w;
-  global[1] = sp->height;
-  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
-      event);
-  if (status == CL_SUCCESS && steps && event && *event) {
-    clRetainEvent (*event);
-    steps[3] = *event;
-  }
+  /* 4. apply, where the launch above did not */
+  if (!one_launch)
+    status = enqueue_apply (prog, bufs, queue, ci, wts, src, sp, dst, dp,
+        event, steps);
   /* the other planes, where the fused launch did not copy them */
   for (guint i = 1 + n_in_fused; i < n_planes && status == CL_SUCCESS; i++) {
     cl_event ev = NULL;

@@ -29,12 +29,18 @@ typedef struct
                                  * hist_lut_serial in global mode (the
                                  * default; the environment's
                                  * GST_CL_HISTEQ_FUSED=0 turns it off) */
+  cl_kernel equalize_serial;     /* c1: hist_lut_serial and the apply in
+                                 * one launch (CPUs, global mode) */
+  gboolean one_launch;          /* use equalize_serial where it applies (the
+                                 * default with fused on CPU devices;
+                                 * GST_CL_HISTEQ_ONE_LAUNCH=0 turns it off) */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
   cl_kernel apply_global[2];
   cl_kernel apply_clahe[2];
   cl_kernel copy;
+  guint compute_units;          /* the device's: equalize_serial's groups */
   gint apply_w;                 /* pixels per work-item of apply_global c1 */
   gint clahe_w;                 /* pixels per work-item of apply_clahe c1 */
   size_t hist_local;            /* work-items per histogram work-group */
@@ -53,8 +59,13 @@ typedef struct
   cl_mem ghist;                 /* uint [tiles + 1][256], fused kernel
                                  * (tiles, then the frame): zero between
                                  * frames */
-  cl_mem counters;              /* uint [tiles + 1], fused kernel: zero
-                                 * between frames */
+  cl_mem counters;              /* uint [MAX (tiles + 1, 4)], fused
+                                 * kernels: zero between frames, but for
+                                 * equalize_serial's band claims and LUT
+                                 * flag (below) */
+  guint eq_seq;                 /* equalize_serial: the last frame's number */
+  guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
+                                 * claimed so far (counters[0], [2]) */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
                                  * then the frame's state
@@ -85,6 +96,7 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* pixels per work-item of the global LUT apply (one byte per pixel): 16,
  * or 512 (default on CPUs with AVX-512: byte shuffles, 64 at a time) */
 #define GST_CL_HISTEQ_APPLY_W_ENV "GST_CL_HISTEQ_APPLY_W"
+#define GST_CL_HISTEQ_ONE_LAUNCH_ENV "GST_CL_HISTEQ_ONE_LAUNCH"
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
