@@ -36,6 +36,20 @@ reflect101 (int p, int n)
 #endif
 #endif
 
+/* X86_VBMI: the host found AVX-512 VBMI on the CPU that runs the device
+ * (-DX86_VBMI=1, gst/cl/gstcldevice.c). PoCL's compiler may target an
+ * older CPU name than the one it runs on, so code that uses it is in
+ * functions marked X86_VBMI_FN. */
+#if !defined(X86_VBMI) || !X86_AVX512BW
+#undef X86_VBMI
+#define X86_VBMI 0
+#endif
+#if X86_VBMI
+#define X86_VBMI_FN __attribute__ ((target ("avx512vbmi")))
+#else
+#define X86_VBMI_FN
+#endif
+
 /* One unaligned 16-byte load or store of global memory. PoCL 3.1 splits
  * vload16 / vstore16 of bytes into narrow loads and byte stores; through a
  * 1-byte aligned vector type LLVM emits one access. Elsewhere the standard

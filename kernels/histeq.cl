@@ -1065,6 +1065,26 @@ lut64 (const apply_u64 * part, apply_u64 v)
   return (out[0] | out[1]) | (out[2] | out[3]);
 }
 
+#if X86_VBMI
+/* lut[v] for 64 bytes where the CPU has AVX-512 VBMI: two 128-entry byte
+ * permutes (vpermi2b) and a select on the top bit, for lut64's 16
+ * compares and masked shuffles. @q: the table's four 64-byte quarters. */
+X86_VBMI_FN inline apply_u64
+lut64_vbmi (const apply_u64 * q, apply_u64 v)
+{
+  const apply_v64qi i = __builtin_convertvector (v, apply_v64qi);
+  const apply_u64 lo = __builtin_convertvector (
+      __builtin_ia32_vpermi2varqi512 (__builtin_convertvector (q[0],
+              apply_v64qi), i, __builtin_convertvector (q[1], apply_v64qi)),
+      apply_u64);
+  const apply_u64 hi = __builtin_convertvector (
+      __builtin_ia32_vpermi2varqi512 (__builtin_convertvector (q[2],
+              apply_v64qi), i, __builtin_convertvector (q[3], apply_v64qi)),
+      apply_u64);
+  return __builtin_convertvector (v >= (uchar) 128, apply_c64) ? hi : lo;
+}
+#endif
+
 /* lut64's parts of the 256-entry table @lut */
 inline void
 lut64_parts (__global const uchar * lut, apply_u64 * part)
@@ -1168,15 +1188,25 @@ claim_next (__global uint * claimed, uint base, uint n)
   }
 }
 
-/* Rows @y0 .. @y1 - 1 through the 256-entry @lut, as histeq_apply_global_c1. */
-inline void
+/* Rows @y0 .. @y1 - 1 through the 256-entry @lut, as histeq_apply_global_c1
+ * (a function of its own: X86_VBMI_FN may not be inlined into a kernel
+ * built for another CPU). */
+X86_VBMI_FN void
 apply_rows_c1 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int width, int y0, int y1,
     __global const uchar * lut)
 {
 #if APPLY_W > 16 && X86_AVX512BW
+#if X86_VBMI
+  apply_u64 quarter[4];
+  for (int k = 0; k < 4; k++)
+    quarter[k] = *(__global const apply_u64_u1 *) (lut + 64 * k);
+#define APPLY_LUT64(v) lut64_vbmi (quarter, v)
+#else
   apply_u64 part[16];
   lut64_parts (lut, part);
+#define APPLY_LUT64(v) lut64 (part, v)
+#endif
   const int w64 = width & ~63;
 #endif
   for (int y = y0; y < y1; y++) {
@@ -1186,7 +1216,8 @@ apply_rows_c1 (__global const uchar * src, int src_stride,
 #if APPLY_W > 16 && X86_AVX512BW
     for (; x < w64; x += 64)
       *(__global apply_u64_u1 *) (d + x) =
-          lut64 (part, *(__global const apply_u64_u1 *) (s + x));
+          APPLY_LUT64 (*(__global const apply_u64_u1 *) (s + x));
+#undef APPLY_LUT64
 #endif
     for (; x < width; x++)
       d[x] = lut[s[x]];

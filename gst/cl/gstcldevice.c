@@ -166,6 +166,20 @@ gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev)
 }
 
 gboolean
+gst_cl_device_has_vbmi (const GstCLDeviceInfo * dev)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  /* GST_CL_VBMI=0 turns it off (the checkers run the other path) */
+  return gst_cl_device_has_avx512 (dev) &&
+      __builtin_cpu_supports ("avx512vbmi") &&
+      gst_cl_env_choice (GST_CL_VBMI_ENV, 0, 1, 1);
+#else
+  (void) dev;
+  return FALSE;
+#endif
+}
+
+gboolean
 gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev)
 {
   return dev->is_gpu && dev->platform_name &&

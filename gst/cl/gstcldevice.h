@@ -52,6 +52,11 @@ const GstCLDeviceInfo *gst_cl_device_first_of_type (const GPtrArray * list,
  * kernels that use them have a plain path too, so a wrong guess costs
  * speed, never correctness. */
 gboolean gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev);
+/* AVX-512 VBMI on the CPU of this process, for an AVX-512 CPU device
+ * (PoCL runs kernels on it, though its compiler may target an older CPU);
+ * the environment's GST_CL_VBMI=0 says no */
+#define GST_CL_VBMI_ENV "GST_CL_VBMI"
+gboolean gst_cl_device_has_vbmi (const GstCLDeviceInfo * dev);
 /* Whether @dev is an NVIDIA GPU, whose compiler takes inline PTX. */
 gboolean gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev);
 /* Whether @dev's tiled kernels, in work-groups @wg_x items across, trade

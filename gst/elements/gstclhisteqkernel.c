@@ -66,9 +66,12 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   /* the CLAHE apply takes 64 pixels through the same byte shuffles */
   prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
+  /* the one-launch apply's table lookups by byte permutes where the CPU
+   * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d", prog->copies,
-      par_tail, prog->apply_w, prog->clahe_w);
+      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d",
+      prog->copies, par_tail, prog->apply_w, prog->clahe_w,
+      gst_cl_device_has_vbmi (ctx->device));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
