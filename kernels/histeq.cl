@@ -970,6 +970,26 @@ frame_lut_serial (__local CutLocal * L, int total,
     lut[j] = lut_entry (L->f[j], j, strength);
 }
 
+/* The last group's step: @slices histograms of @partial summed into the
+ * frame's, then frame_lut_serial (). Slice by slice, in address order
+ * (bin by bin, each sum was a chain of dependent strided loads: 0.06 ms
+ * at 64 slices); volatile, as other groups wrote them in this launch. */
+inline void
+slices_lut_serial (__local CutLocal * L, __global const uint * partial,
+    int slices, int total, float strength, float alpha, float cut_threshold,
+    int reset, int smooth, __global float * restrict state,
+    __global float * restrict frame_state, __global uchar * restrict lut)
+{
+  volatile __global const uint *all = partial;
+  for (int b = 0; b < BINS; b++)
+    L->q[b] = 0;
+  for (int k = 0; k < slices; k++)
+    for (int b = 0; b < BINS; b++)
+      L->q[b] += (int) all[k * BINS + b];
+  frame_lut_serial (L, total, strength, alpha, cut_threshold, reset, smooth,
+      state, frame_state, lut);
+}
+
 #define SERIAL_FUSED_KERNEL(CN) \
 __kernel void \
 histeq_hist_lut_serial_##CN (HIST_SERIAL_ARGS, \
@@ -991,16 +1011,8 @@ histeq_hist_lut_serial_##CN (HIST_SERIAL_ARGS, \
   /* the last group: every slice's histogram is in; zero for next frame */ \
   *counter = 0; \
   mem_fence (CLK_GLOBAL_MEM_FENCE); \
-  /* slice by slice, in address order (bin by bin, each sum was a chain \
-   * of dependent strided loads: 0.06 ms at 64 slices) */ \
-  volatile __global const uint *all = partial; \
-  for (int b = 0; b < BINS; b++) \
-    L.q[b] = 0; \
-  for (int k = 0; k < slices; k++) \
-    for (int b = 0; b < BINS; b++) \
-      L.q[b] += (int) all[k * BINS + b]; \
-  frame_lut_serial (&L, total, strength, alpha, cut_threshold, reset, \
-      smooth, state, frame_state, lut); \
+  slices_lut_serial (&L, partial, slices, total, strength, alpha, \
+      cut_threshold, reset, smooth, state, frame_state, lut); \
 }
 
 SERIAL_FUSED_KERNEL (c1)
@@ -1253,14 +1265,8 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
     /* every slice's histogram is in; zero for the next frame */
     counter[EQ_FINISHED] = 0;
     mem_fence (CLK_GLOBAL_MEM_FENCE);
-    volatile __global const uint *all = partial;
-    for (int b = 0; b < BINS; b++)
-      L.q[b] = 0;
-    for (int k = 0; k < slices; k++)
-      for (int b = 0; b < BINS; b++)
-        L.q[b] += (int) all[k * BINS + b];
-    frame_lut_serial (&L, total, strength, alpha, cut_threshold, reset,
-        smooth, state, frame_state, lut);
+    slices_lut_serial (&L, partial, slices, total, strength, alpha,
+        cut_threshold, reset, smooth, state, frame_state, lut);
     /* the LUT is in memory before it is published (a locked exchange) */
     mem_fence (CLK_GLOBAL_MEM_FENCE);
     atomic_xchg (&counter[EQ_LUT_SEQ], seq);
