@@ -1110,99 +1110,11 @@ lut64_parts (__global const uchar * lut, apply_u64 * part)
 }
 #endif
 
-__kernel void
-histeq_apply_global_c1 (APPLY_ARGS)
-{
-#if APPLY_W > 16
-  const int x0 = get_global_id (0) * APPLY_W, y = get_global_id (1);
-  if (x0 >= width || y >= height)
-    return;
-  __global const uchar *s = src + src_off + (size_t) y * src_stride;
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
-  const int x1 = min (x0 + APPLY_W, width);
-  int x = x0;
-#if X86_AVX512BW
-  apply_u64 part[16];
-  lut64_parts (lut, part);
-  for (; x + 64 <= x1; x += 64)
-    *(__global apply_u64_u1 *) (d + x) =
-        lut64 (part, *(__global const apply_u64_u1 *) (s + x));
-#endif
-  for (; x < x1; x++)
-    d[x] = lut[s[x]];
-#else
-  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
-  if (x0 >= width || y >= height)
-    return;
-  __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
-  if (x0 + 16 <= width) {
-    const uchar16 v = LOADU16_G (s);
-    uchar16 o;
-    o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
-    o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
-    o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
-    o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
-    STOREU16_G (o, d);
-  } else {
-    for (int i = 0; i < width - x0; i++)
-      d[i] = lut[s[i]];
-  }
-#endif
-}
-
-/* ---- one launch a frame: histogram, cut, LUT and apply (CPUs, c1) ------ */
-
-/* On a CPU device every launch wakes the workers and then the host, which
- * costs more than the apply itself at 480p (PoCL 3.1, 2 cores: two launches
- * took 0.05 ms of a 0.137 ms frame). histeq_equalize_serial_c1 does
- * histeq_hist_lut_serial_c1's work and the apply in one launch of one
- * group per worker:
- *  - each group claims the histogram's slices one at a time until none is
- *    left (its histogram and its share of the chroma rows, as before);
- *  - the group that finishes the last slice makes the LUT and publishes it
- *    by writing the frame's number @seq into counter[EQ_LUT_SEQ]; the
- *    others wait for it (bounded);
- *  - then every group claims bands of @band_rows rows and equalises them.
- * A group waits only for slices that running groups have claimed, and the
- * last one makes the LUT and claims bands until none is left, so the frame
- * is complete whatever order or number of workers PoCL runs the groups
- * on; a wait that times out only leaves the bands to the others. Claims
- * are counted from @slice_base and @band_base, which the host advances by
- * the frame's slices and bands (counters never go past them, never reset).
- * counter: uint [4], EQ_* below. global = (groups, 1), local = (1, 1);
- * global mode only (one tile). */
-#define EQ_SLICES 0
-#define EQ_FINISHED 1
-#define EQ_BANDS 2
-#define EQ_LUT_SEQ 3
-/* polls of the LUT's flag before a group gives up waiting (about 0.2 ms
- * with pauses; the wait is normally the last slice and the LUT) */
-#define EQ_MAX_POLLS 8192
-
-#if defined(__x86_64__) || defined(__i386__)
-#define EQ_PAUSE() __builtin_ia32_pause ()
-#else
-#define EQ_PAUSE() ((void) 0)
-#endif
-
-/* The next of this frame's @n items (0 .. @n - 1), or @n when all are
- * taken; @claimed runs from @base to @base + @n, never past it. */
-inline uint
-claim_next (__global uint * claimed, uint base, uint n)
-{
-  for (;;) {
-    const uint old = *(volatile __global uint *) claimed;
-    if (old - base >= n)
-      return n;
-    if (atomic_cmpxchg (claimed, old, old + 1) == old)
-      return old - base;
-  }
-}
-
-/* Rows @y0 .. @y1 - 1 through the 256-entry @lut, as histeq_apply_global_c1
- * (a function of its own: X86_VBMI_FN may not be inlined into a kernel
- * built for another CPU). */
+/* Rows @y0 .. @y1 - 1 of @width bytes through the 256-entry @lut, 64 at a
+ * time where the CPU has AVX-512 (byte permutes with VBMI, else lut64's
+ * shuffles), the rest one by one: histeq_apply_global_c1's span of a row
+ * and histeq_equalize_serial_c1's bands (a function of its own:
+ * X86_VBMI_FN may not be inlined into a kernel built for another CPU). */
 X86_VBMI_FN void
 apply_rows_c1 (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int width, int y0, int y1,
@@ -1237,17 +1149,101 @@ apply_rows_c1 (__global const uchar * src, int src_stride,
 }
 
 __kernel void
+histeq_apply_global_c1 (APPLY_ARGS)
+{
+#if APPLY_W > 16
+  const int x0 = get_global_id (0) * APPLY_W, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  apply_rows_c1 (src + src_off + (size_t) y * src_stride + x0, 0,
+      dst + dst_off + (size_t) y * dst_stride + x0, 0,
+      min (APPLY_W, width - x0), 0, 1, lut);
+#else
+  const int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
+  __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
+  if (x0 + 16 <= width) {
+    const uchar16 v = LOADU16_G (s);
+    uchar16 o;
+    o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
+    o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
+    o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
+    o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
+    STOREU16_G (o, d);
+  } else {
+    for (int i = 0; i < width - x0; i++)
+      d[i] = lut[s[i]];
+  }
+#endif
+}
+
+/* ---- one launch a frame: histogram, cut, LUT and apply (CPUs, c1) ------ */
+
+/* On a CPU device every launch wakes the workers and then the host, which
+ * costs more than the apply itself at 480p (PoCL 3.1, 2 cores: two launches
+ * took 0.05 ms of a 0.137 ms frame). histeq_equalize_serial_c1 does
+ * histeq_hist_lut_serial_c1's work and the apply in one launch of one
+ * group per worker:
+ *  - each group claims the histogram's slices one at a time until none is
+ *    left (its histogram and its share of the chroma rows, as before);
+ *  - the group that finishes the last slice makes the LUT and publishes it
+ *    by writing the frame's end of the band claims (@band_base + bands,
+ *    a value no other frame near it has) into counter[EQ_LUT_FLAG]; the
+ *    others wait for it (bounded);
+ *  - then every group claims bands of @band_rows rows and equalises them.
+ * A group waits only for slices that running groups have claimed, and the
+ * last one makes the LUT and claims bands until none is left, so the frame
+ * is complete whatever order or number of workers PoCL runs the groups
+ * on; a wait that times out only leaves the bands to the others. Claims
+ * are counted from @slice_base and @band_base, which the host advances by
+ * the frame's slices and bands (counters never go past them, never reset).
+ * counter: uint [4], EQ_* below. global = (groups, 1), local = (1, 1);
+ * global mode only (one tile). */
+#define EQ_SLICES 0
+#define EQ_FINISHED 1
+#define EQ_BANDS 2
+#define EQ_LUT_FLAG 3
+/* polls of the LUT's flag before a group gives up waiting (about 0.2 ms
+ * with pauses; the wait is normally the last slice and the LUT) */
+#define EQ_MAX_POLLS 8192
+
+#if defined(__x86_64__) || defined(__i386__)
+#define EQ_PAUSE() __builtin_ia32_pause ()
+#else
+#define EQ_PAUSE() ((void) 0)
+#endif
+
+/* The next of this frame's @n items (0 .. @n - 1), or @n when all are
+ * taken; @claimed runs from @base to @base + @n, never past it. */
+inline uint
+claim_next (__global uint * claimed, uint base, uint n)
+{
+  for (;;) {
+    const uint old = *(volatile __global uint *) claimed;
+    if (old - base >= n)
+      return n;
+    if (atomic_cmpxchg (claimed, old, old + 1) == old)
+      return old - base;
+  }
+}
+
+__kernel void
 histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
     __global uint * restrict counter, int total, float strength,
     float alpha, float cut_threshold, int reset, int smooth,
     __global float * restrict state, __global float * restrict frame_state,
     __global uchar * restrict lut, __global uchar * restrict dst, int8 cp0,
-    int8 cp1, uint dst_off, int dst_stride, uint seq, uint slice_base,
-    uint band_base, int band_rows)
+    int8 cp1, uint dst_off, int dst_stride, uint slice_base, uint band_base,
+    int band_rows)
 {
   __local CutLocal L;
   __local uint h[4 * BINS];
   const int tile = 0;
+  const uint bands = (uint) ((height + band_rows - 1) / band_rows);
+  /* this frame's LUT flag */
+  const uint published = band_base + bands;
   int last = 0;
 
   for (int slice = (int) claim_next (&counter[EQ_SLICES], slice_base, slices);
@@ -1269,16 +1265,15 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
         cut_threshold, reset, smooth, state, frame_state, lut);
     /* the LUT is in memory before it is published (a locked exchange) */
     mem_fence (CLK_GLOBAL_MEM_FENCE);
-    atomic_xchg (&counter[EQ_LUT_SEQ], seq);
+    atomic_xchg (&counter[EQ_LUT_FLAG], published);
   } else {
-    volatile __global const uint *flag = counter + EQ_LUT_SEQ;
-    for (int i = 0; i < EQ_MAX_POLLS && *flag != seq; i++)
+    volatile __global const uint *flag = counter + EQ_LUT_FLAG;
+    for (int i = 0; i < EQ_MAX_POLLS && *flag != published; i++)
       EQ_PAUSE ();
     /* a locked read: no load of the LUT moves above it */
-    if (atomic_add (&counter[EQ_LUT_SEQ], 0) != seq)
+    if (atomic_add (&counter[EQ_LUT_FLAG], 0) != published)
       return;
   }
-  const uint bands = (uint) ((height + band_rows - 1) / band_rows);
   for (uint b = claim_next (&counter[EQ_BANDS], band_base, bands); b < bands;
       b = claim_next (&counter[EQ_BANDS], band_base, bands))
     apply_rows_c1 (src + src_off, src_stride, dst + dst_off, dst_stride,

@@ -222,10 +222,10 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
         lut_bad < 0 ? "ok" : "BAD", lut_bad,
         lut_bad < 0 ? 0 : dluts[lut_bad], lut_bad < 0 ? 0 : rluts[lut_bad],
         maxdiff, bad_x, bad_y, guard_ok ? "" : ", wrote outside the plane");
-  if (repeat_bad >= 0)
-    g_printerr ("FAIL %s %s hist: %dx%d cn=%d: frame %d of the same input "
-        "differs from the first\n", ctx->device->name, path_name (prog),
-        sz->width, sz->height, cn, repeat_bad + 1);
+    if (repeat_bad >= 0)
+      g_printerr ("FAIL %s %s hist: %dx%d cn=%d: frame %d of the same input "
+          "differs from the first\n", ctx->device->name, path_name (prog),
+          sz->width, sz->height, cn, repeat_bad + 1);
   }
   gst_cl_histeq_buffers_clear (&bufs);
   g_free (rhist);

@@ -200,7 +200,6 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
       bufs->counters = clCreateBuffer (ctx->context,
           CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
           sizeof (cl_uint) * n_counters, zeros, &status);
-    bufs->eq_seq = 0;
     bufs->eq_slices = 0;
     bufs->eq_bands = 0;
     g_free (zeros);
@@ -404,6 +403,28 @@ set_fused_tail_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
   return status;
 }
 
+/* The arguments histeq_hist_lut_serial and histeq_equalize_serial begin
+ * with: the plane and tiles in @slices slices, the partial histograms and
+ * counters, then set_fused_tail_args ()'s. */
+static cl_int
+set_serial_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
+    const GstCLHisteqParams * params, const cl_uint wts[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    guint n_copied, cl_int slices, gboolean smooth, cl_int reset,
+    cl_float alpha)
+{
+  const cl_int total = bufs->geom.tw * bufs->geom.th;
+  cl_int status = CL_SUCCESS;
+
+  status |= set_tile_args (k, a, src, sp, &bufs->geom, slices, wts);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->counters);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &total);
+  status |= set_fused_tail_args (k, a, bufs, params, alpha, reset, smooth,
+      dst, sp, dp, n_copied);
+  return status;
+}
+
 /* CPUs, global mode: histogram, scene cut and LUT in one launch of one-item
  * groups (histeq_hist_lut_serial), which also copy planes 1..@n_copied. */
 static cl_int
@@ -413,19 +434,13 @@ enqueue_hist_lut_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
     cl_float alpha, cl_event * steps)
 {
-  const GstCLHisteqGeometry *g = &bufs->geom;
-  const cl_int total = g->tw * g->th;
   size_t global[2] = { bufs->slices, 1 }, local[2] = { 1, 1 };
   cl_kernel k = prog->hist_lut_serial[ci];
   cl_int status = CL_SUCCESS;
   cl_uint a = 0;
 
-  status |= set_tile_args (k, &a, src, sp, g, bufs->slices, wts);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-  status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, smooth,
-      dst, sp, dp, n_copied);
+  status |= set_serial_fused_args (k, &a, bufs, params, wts, src, sp, dst,
+      dp, n_copied, bufs->slices, smooth, reset, alpha);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
   status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
@@ -493,12 +508,10 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
     cl_float alpha, cl_event * event, cl_event * steps)
 {
-  const GstCLHisteqGeometry *g = &bufs->geom;
-  const cl_int total = g->tw * g->th, band_rows = EQ_BAND_ROWS;
+  const cl_int total = bufs->geom.tw * bufs->geom.th;
+  const cl_int band_rows = EQ_BAND_ROWS;
   const cl_uint bands = (sp->height + EQ_BAND_ROWS - 1) / EQ_BAND_ROWS;
-  /* frame numbers from 1: the flag is zero before the first frame */
-  const cl_uint seq = bufs->eq_seq + 1, slice_base = bufs->eq_slices,
-      band_base = bufs->eq_bands;
+  const cl_uint slice_base = bufs->eq_slices, band_base = bufs->eq_bands;
   /* one group per worker: they share the slices and bands by claims */
   const gint groups = MIN (prog->compute_units, (guint) bufs->slices);
   const gint slices = MIN (MAX (EQ_SLICES_PER_GROUP * groups,
@@ -508,15 +521,10 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   cl_int status = CL_SUCCESS;
   cl_uint a = 0;
 
-  status |= set_tile_args (k, &a, src, sp, g, slices, wts);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-  status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-  status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, smooth,
-      dst, sp, dp, n_copied);
+  status |= set_serial_fused_args (k, &a, bufs, params, wts, src, sp, dst,
+      dp, n_copied, slices, smooth, reset, alpha);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
-  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &seq);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &slice_base);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &band_base);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
@@ -527,7 +535,6 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   if (status != CL_SUCCESS)
     return status;
   /* the kernel leaves the claims at base + count, whoever took them */
-  bufs->eq_seq = seq;
   bufs->eq_slices = slice_base + slices;
   bufs->eq_bands = band_base + bands;
   bufs->hist_slices = slices;

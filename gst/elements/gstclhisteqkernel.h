@@ -61,9 +61,7 @@ typedef struct
                                  * frames */
   cl_mem counters;              /* uint [MAX (tiles + 1, 4)], fused
                                  * kernels: zero between frames, but for
-                                 * equalize_serial's band claims and LUT
-                                 * flag (below) */
-  guint eq_seq;                 /* equalize_serial: the last frame's number */
+                                 * equalize_serial's claims and LUT flag */
   guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
                                  * claimed so far (counters[0], [2]) */
   cl_mem luts;                  /* uchar [tiles][256] */
