@@ -892,12 +892,14 @@ copy_rows (__global const uchar * src, __global uchar * dst, int8 p, int gi,
     int n)
 {
   const int lid = get_local_id (0);
+  const bool a16 = rows_aligned16 (src + (uint) p.s0, p.s1) &&
+      rows_aligned16 (dst + (uint) p.s2, p.s3);
   for (int r = gi; r < p.s5; r += n) {
     __global const uchar *s = src + (uint) p.s0 + (size_t) r * p.s1;
     __global uchar *d = dst + (uint) p.s2 + (size_t) r * p.s3;
     for (int x = 16 * lid; x < p.s4; x += 16 * (int) get_local_size (0)) {
       if (x + 16 <= p.s4) {
-        STOREU16_G (LOADU16_G (s + x), d + x);
+        STORE16_G (a16, LOAD16_G (a16, s + x), d + x);
       } else {
         for (int i = x; i < p.s4; i++)
           d[i] = s[i];
@@ -1164,14 +1166,16 @@ histeq_apply_global_c1 (APPLY_ARGS)
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
+  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
+      rows_aligned16 (dst + dst_off, dst_stride);
   if (x0 + 16 <= width) {
-    const uchar16 v = LOADU16_G (s);
+    const uchar16 v = LOAD16_G (a16, s);
     uchar16 o;
     o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
     o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
     o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
     o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
-    STOREU16_G (o, d);
+    STORE16_G (a16, o, d);
   } else {
     for (int i = 0; i < width - x0; i++)
       d[i] = lut[s[i]];
@@ -1318,12 +1322,14 @@ histeq_apply_global_c4 (APPLY_ARGS)
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
+  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
+      rows_aligned16 (dst + dst_off, dst_stride);
   if (x0 + 16 <= width) {
     for (int k = 0; k < 4; k++) {
-      const uchar16 p = LOADU16_G (s + (x0 + 4 * k) * 4);
+      const uchar16 p = LOAD16_G (a16, s + (x0 + 4 * k) * 4);
       const uint4 l = luma4x4 (p, w);
       const uint4 n = (uint4) (lut[l.x], lut[l.y], lut[l.z], lut[l.w]);
-      STOREU16_G (scale_colour4x4 (p, l, n), d + (x0 + 4 * k) * 4);
+      STORE16_G (a16, scale_colour4x4 (p, l, n), d + (x0 + 4 * k) * 4);
     }
   } else {
     for (int x = x0; x < width; x++) {
@@ -1450,6 +1456,22 @@ clahe_chunk64 (__global const uchar * s, __global uchar * d, int x0,
 }
 #endif
 
+/* Pixel @x of value @v between the four tiles' LUTs */
+inline uchar
+clahe_pixel (int x, uint v, __global const uchar * l1,
+    __global const uchar * l2, float ya, float ya1, float inv_tw, int tiles_x)
+{
+  const float txf = (float) x * inv_tw - 0.5f;
+  int tx1 = floor_int (txf);
+  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+  const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
+  tx1 = max (tx1, 0) * BINS;
+  const float res =
+      ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
+      ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
+  return convert_uchar_sat (rne (res));
+}
+
 __kernel void
 histeq_apply_clahe_c1 (CLAHE_ARGS)
 {
@@ -1459,19 +1481,27 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
   if (n == 64 && clahe_chunk64 (s, d, x0, l1, l2, ya, ya1, inv_tw, tiles_x))
     return;
 #endif
-  for (int i = 0; i < n; i++) {
-    const int x = x0 + i;
-    const float txf = (float) x * inv_tw - 0.5f;
-    int tx1 = floor_int (txf);
-    const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
-    const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
-    tx1 = max (tx1, 0) * BINS;
-    const uint v = s[x];
-    const float res =
-        ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
-        ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
-    d[x] = convert_uchar_sat (rne (res));
+#if CLAHE_W == 16
+  /* GPUs: one 16-byte load and store for the item's pixels, not 16 */
+  if (n == 16 && rows_aligned16 (src + src_off, src_stride) &&
+      rows_aligned16 (dst + dst_off, dst_stride)) {
+    union
+    {
+      uchar16 v;
+      uchar b[16];
+    } in, out;
+    in.v = *(__global const uchar16 *) (s + x0);
+    UNROLL
+    for (int i = 0; i < 16; i++)
+      out.b[i] = clahe_pixel (x0 + i, in.b[i], l1, l2, ya, ya1, inv_tw,
+          tiles_x);
+    *(__global uchar16 *) (d + x0) = out.v;
+    return;
   }
+#endif
+  for (int i = 0; i < n; i++)
+    d[x0 + i] = clahe_pixel (x0 + i, s[x0 + i], l1, l2, ya, ya1, inv_tw,
+        tiles_x);
 }
 
 /* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
@@ -1480,6 +1510,8 @@ __kernel void
 histeq_apply_clahe_c4 (CLAHE_ARGS)
 {
   CLAHE_ROW (16);
+  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
+      rows_aligned16 (dst + dst_off, dst_stride);
   if (x0 + 16 > width) {
     for (int x = x0; x < width; x++) {
       const float txf = (float) x * inv_tw - 0.5f;
@@ -1498,7 +1530,7 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
   }
   for (int k = 0; k < 4; k++) {
     const int xk = x0 + 4 * k;
-    const uchar16 p = LOADU16_G (s + xk * 4);
+    const uchar16 p = LOAD16_G (a16, s + xk * 4);
     const uint4 v = luma4x4 (p, w);
     const float4 txf = convert_float4 ((int4) (xk, xk + 1, xk + 2, xk + 3)) *
         inv_tw - 0.5f;
@@ -1512,7 +1544,7 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
         (G4 (l2, i1) * xa1 + G4 (l2, i2) * xa) * ya;
 #undef G4
     const uint4 nv = convert_uint4 (convert_uchar4_sat (rne4 (res)));
-    STOREU16_G (scale_colour4x4 (p, v, nv), d + xk * 4);
+    STORE16_G (a16, scale_colour4x4 (p, v, nv), d + xk * 4);
   }
 }
 
@@ -1526,8 +1558,10 @@ histeq_copy (__global const uchar * restrict src, uint src_off,
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x;
+  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
+      rows_aligned16 (dst + dst_off, dst_stride);
   if (x + 16 <= width_bytes) {
-    STOREU16_G (LOADU16_G (s), d);
+    STORE16_G (a16, LOAD16_G (a16, s), d);
   } else {
     for (int i = 0; i < width_bytes - x; i++)
       d[i] = s[i];

@@ -416,6 +416,9 @@ static const PlaneKind kinds[] = {
   {"i420-v", 2, 1, -1, 0, 0, 2},
 };
 
+/* flips at every plane: pooled (aligned) or odd layouts in turn */
+static gboolean pooled_turn;
+
 static void
 check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
     const Size * sz)
@@ -439,8 +442,17 @@ check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
     const gint pw = pk->sub == 2 ? (w + 1) / 2 : w;
     const gint ph = pk->sub == 2 ? (h + 1) / 2 : h;
     const gint pad = rnd () % 29;
-    GstCLPlane sp = { 4096 + 5, pw * pk->pb + pad, pw, ph, pk->pb };
-    GstCLPlane dp = { 64 + 3, pw * pk->pb + (pad ? 7 : 0), pw, ph, pk->pb };
+    /* every other plane laid out as the pools do (offsets and strides
+     * multiples of 64), which the copy's aligned accesses take */
+    const gboolean pooled = (pooled_turn ^= 1);
+    GstCLPlane sp = { 4096 + (pooled ? 0 : 5),
+      pooled ? GST_ROUND_UP_64 (pw * pk->pb + pad) : pw * pk->pb + pad, pw,
+      ph, pk->pb
+    };
+    GstCLPlane dp = { 64 + (pooled ? 0 : 3),
+      pooled ? GST_ROUND_UP_64 (pw * pk->pb) : pw * pk->pb + (pad ? 7 : 0),
+      pw, ph, pk->pb
+    };
     gsize src_size = sp.offset + (gsize) sp.stride * ph;
     gsize dst_size = dp.offset + (gsize) dp.stride * ph + 64;
     guint8 *src = g_malloc (src_size), *dst = g_malloc (dst_size),
