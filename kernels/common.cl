@@ -112,6 +112,15 @@ rows_aligned16 (__global const uchar * p, int stride)
   return (((uint) (size_t) p | (uint) stride) & 15) == 0;
 }
 
+/* The rows of a source and a destination plane all start on 16-byte
+ * boundaries: LOAD16_G / STORE16_G's @aligned for a copy or a map. */
+inline bool
+planes_aligned16 (__global const uchar * src, int src_stride,
+    __global const uchar * dst, int dst_stride)
+{
+  return rows_aligned16 (src, src_stride) && rows_aligned16 (dst, dst_stride);
+}
+
 /* 16 bytes of global memory at @p: one access where @aligned
  * (rows_aligned16 (); the same for every item), else LOADU16_G /
  * STOREU16_G. NVIDIA's compiler makes 16 byte loads and stores of a

@@ -892,8 +892,8 @@ copy_rows (__global const uchar * src, __global uchar * dst, int8 p, int gi,
     int n)
 {
   const int lid = get_local_id (0);
-  const bool a16 = rows_aligned16 (src + (uint) p.s0, p.s1) &&
-      rows_aligned16 (dst + (uint) p.s2, p.s3);
+  const bool a16 = planes_aligned16 (src + (uint) p.s0, p.s1,
+      dst + (uint) p.s2, p.s3);
   for (int r = gi; r < p.s5; r += n) {
     __global const uchar *s = src + (uint) p.s0 + (size_t) r * p.s1;
     __global uchar *d = dst + (uint) p.s2 + (size_t) r * p.s3;
@@ -1166,8 +1166,8 @@ histeq_apply_global_c1 (APPLY_ARGS)
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x0;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
-  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride);
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
   if (x0 + 16 <= width) {
     const uchar16 v = LOAD16_G (a16, s);
     uchar16 o;
@@ -1322,8 +1322,8 @@ histeq_apply_global_c4 (APPLY_ARGS)
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride;
-  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride);
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
   if (x0 + 16 <= width) {
     for (int k = 0; k < 4; k++) {
       const uchar16 p = LOAD16_G (a16, s + (x0 + 4 * k) * 4);
@@ -1483,8 +1483,8 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
 #endif
 #if CLAHE_W == 16
   /* GPUs: one 16-byte load and store for the item's pixels, not 16 */
-  if (n == 16 && rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride)) {
+  if (n == 16 && planes_aligned16 (src + src_off, src_stride,
+          dst + dst_off, dst_stride)) {
     union
     {
       uchar16 v;
@@ -1510,8 +1510,8 @@ __kernel void
 histeq_apply_clahe_c4 (CLAHE_ARGS)
 {
   CLAHE_ROW (16);
-  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride);
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
   if (x0 + 16 > width) {
     for (int x = x0; x < width; x++) {
       const float txf = (float) x * inv_tw - 0.5f;
@@ -1558,8 +1558,8 @@ histeq_copy (__global const uchar * restrict src, uint src_off,
     return;
   __global const uchar *s = src + src_off + (size_t) y * src_stride + x;
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x;
-  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride);
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
   if (x + 16 <= width_bytes) {
     STORE16_G (a16, LOAD16_G (a16, s), d);
   } else {

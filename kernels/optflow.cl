@@ -459,8 +459,8 @@ of_copy (__global const uchar * restrict src, uint src_off, int src_stride,
     return;
   const __global uchar *s = src + src_off + y * src_stride;
   __global uchar *d = dst + dst_off + y * dst_stride;
-  const bool a16 = rows_aligned16 (src + src_off, src_stride) &&
-      rows_aligned16 (dst + dst_off, dst_stride);
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
   const int x0 = 16 * x;
   if (x0 + 16 <= wb) {
     STORE16_G (a16, LOAD16_G (a16, s + x0), d + x0);

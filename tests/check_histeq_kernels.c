@@ -50,8 +50,6 @@ static const gchar *content_names[] = { "random", "structured", "flat",
 };
 
 static gint n_checked, n_failed;
-/* flips at every frame: pooled (aligned) or odd plane layouts in turn */
-static gboolean aligned_turn;
 
 static const gchar *
 path_name (const GstCLHisteqProgram * prog)
@@ -76,15 +74,12 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
 {
   const gint wb = sz->width * cn;
   const gint pad = rnd () % 67;
-  /* every other frame laid out as the pools do (offsets and strides
-   * multiples of 64), which the kernels' aligned accesses take */
-  const gboolean pooled = (aligned_turn ^= 1);
-  GstCLPlane sp = { 4096 + (pooled ? 0 : 13 * (cn == 1)),
-    pooled ? GST_ROUND_UP_64 (wb + pad * cn) : wb + pad * cn, sz->width,
-    sz->height, cn
+  const gboolean pooled = kernelcheck_next_pooled ();
+  GstCLPlane sp = { kernelcheck_pooled (pooled, 4096 + 13 * (cn == 1)),
+    kernelcheck_pooled (pooled, wb + pad * cn), sz->width, sz->height, cn
   };
-  GstCLPlane dp = { 64 + (pooled ? 0 : 7 * (cn == 1)),
-    pooled ? GST_ROUND_UP_64 (wb) : wb + (pad ? 5 * cn : 0), sz->width,
+  GstCLPlane dp = { kernelcheck_pooled (pooled, 64 + 7 * (cn == 1)),
+    kernelcheck_pooled (pooled, wb + (pad ? 5 * cn : 0)), sz->width,
     sz->height, cn
   };
   gsize src_size = sp.offset + (gsize) sp.stride * sz->height;
@@ -386,24 +381,18 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   cl_mem s, d;
   cl_event ev = NULL;
 
-  const gboolean pooled = (aligned_turn ^= 1);
+  const gboolean pooled = kernelcheck_next_pooled ();
 
   for (guint i = 0; i < n_planes; i++) {
     const gint pw = i ? (sz->width + 1) / 2 : sz->width;
     const gint ph = i ? (sz->height + 1) / 2 : sz->height;
     const gint cn = i && n_planes == 2 ? 2 : 1, pad = rnd () % 37;
-    if (pooled) {
-      sp[i] = (GstCLPlane) {
-      GST_ROUND_UP_64 (src_size), GST_ROUND_UP_64 (pw * cn + pad), pw, ph,
-            cn};
-      dp[i] = (GstCLPlane) {
-      GST_ROUND_UP_64 (dst_size), GST_ROUND_UP_64 (pw * cn), pw, ph, cn};
-    } else {
-      sp[i] = (GstCLPlane) {
-      src_size + 1 + rnd () % 5, pw * cn + pad, pw, ph, cn};
-      dp[i] = (GstCLPlane) {
-      dst_size + 3, pw * cn + (pad ? 7 : 0), pw, ph, cn};
-    }
+    sp[i] = (GstCLPlane) {
+    kernelcheck_pooled (pooled, src_size + 1 + rnd () % 5),
+          kernelcheck_pooled (pooled, pw * cn + pad), pw, ph, cn};
+    dp[i] = (GstCLPlane) {
+    kernelcheck_pooled (pooled, dst_size + 3),
+          kernelcheck_pooled (pooled, pw * cn + (pad ? 7 : 0)), pw, ph, cn};
     src_size = sp[i].offset + (gsize) sp[i].stride * ph;
     dst_size = dp[i].offset + (gsize) dp[i].stride * ph + 32;
   }

@@ -416,9 +416,6 @@ static const PlaneKind kinds[] = {
   {"i420-v", 2, 1, -1, 0, 0, 2},
 };
 
-/* flips at every plane: pooled (aligned) or odd layouts in turn */
-static gboolean pooled_turn;
-
 static void
 check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
     const Size * sz)
@@ -444,7 +441,7 @@ check_overlay (GstCLContext * ctx, GstCLOptflowProgram * prog,
     const gint pad = rnd () % 29;
     /* every other plane laid out as the pools do (offsets and strides
      * multiples of 64), which the copy's aligned accesses take */
-    const gboolean pooled = (pooled_turn ^= 1);
+    const gboolean pooled = kernelcheck_next_pooled ();
     GstCLPlane sp = { 4096 + (pooled ? 0 : 5),
       pooled ? GST_ROUND_UP_64 (pw * pk->pb + pad) : pw * pk->pb + pad, pw,
       ph, pk->pb

@@ -19,6 +19,24 @@ rnd (void)
   return kernelcheck_rng >> 24;
 }
 
+/* Plane layouts in turn: TRUE every other call, for a frame laid out as
+ * the buffer pools lay planes out (the kernels' aligned accesses), FALSE
+ * for odd offsets and strides. */
+static inline gboolean
+kernelcheck_next_pooled (void)
+{
+  static gboolean turn;
+  return turn ^= 1;
+}
+
+/* An offset or stride of @n bytes, or where @pooled the next multiple of
+ * 64 (the pools' alignment). */
+static inline gint
+kernelcheck_pooled (gboolean pooled, gint n)
+{
+  return pooled ? GST_ROUND_UP_64 (n) : n;
+}
+
 /* Random noise, or a structured frame: gradients and hard edges. */
 static inline void
 fill_noise_or_edges (guint8 * p, gint stride, gint wb, gint h,
