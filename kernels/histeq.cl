@@ -25,6 +25,8 @@
  *                     in one launch (GPUs; CPUs in global mode): below
  *   histeq_equalize_serial_c1   histeq_hist_lut_serial_c1 and the apply
  *                     in one launch (CPUs, global mode): below
+ *   histeq_equalize_c1   histeq_hist_lut_c1 and the apply in one launch
+ *                     (GPUs, global mode): below
  *   histeq_cut        with smoothing on: scene-cut verdict and brightness
  *                     shift of the frame
  *                     global = local = (256)
@@ -799,11 +801,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   for (int i = lid; i < NCOPIES * BINS; i += lsize) \
     h[i] = 0; \
   barrier (CLK_LOCAL_MEM_FENCE); \
-  for (int y = y0; y < y1; y++) { \
-    __global const uchar *row = src + src_off + \
-        (size_t) reflect101 (ty * th + y, height) * src_stride; \
-    ROWS_##CN \
-  } \
+  HIST_TILE_##CN \
   /* the planes copied unchanged (chroma), a share per group: no launch */ \
   copy_rows (src, dst, cp0, tile * slices + slice, tiles * slices); \
   copy_rows (src, dst, cp1, tile * slices + slice, tiles * slices); \
@@ -908,24 +906,81 @@ copy_rows (__global const uchar * src, __global uchar * dst, int8 p, int gi,
   }
 }
 
-/* A row of the tile: one byte per item and step (c4: one pixel), or for
- * c1 4 bytes per item where they lie inside the plane (the padding of the
- * last tiles is reflected byte by byte). */
-#define ROWS_c1 \
-    const int x0 = tx * tw, direct = clamp (width - x0, 0, tw) & ~3; \
-    for (int x = 4 * lid; x < direct; x += 4 * BINS) { \
-      const uchar4 p = vload4 (0, row + x0 + x); \
-      atomic_inc (&h[p.s0 * NCOPIES + copy]); \
-      atomic_inc (&h[p.s1 * NCOPIES + copy]); \
-      atomic_inc (&h[p.s2 * NCOPIES + copy]); \
-      atomic_inc (&h[p.s3 * NCOPIES + copy]); \
-    } \
-    for (int x = direct + lid; x < tw; x += BINS) \
-      atomic_inc (&h[row[reflect101 (x0 + x, width)] * NCOPIES + copy]);
-#define ROWS_c4 \
-    for (int x = lid; x < tw; x += lsize) { \
-      const uint v = LUMA_c4 (row, reflect101 (tx * tw + x, width), w); \
-      atomic_inc (&h[v * NCOPIES + copy]); \
+/* Rows @y0 .. @y1 - 1 of @n bytes at @p (stride @stride, every row
+ * start 16-byte aligned) into @h: 16 bytes an item, the group's items
+ * spread over the rows and their 16-byte chunks together, so a narrow
+ * slice leaves no item idle. A uchar4 an item kept too few loads in
+ * flight: the 4K histogram ran at a third of the read floor (H200). */
+inline void
+hist_rows16_c1 (__local uint * h, int copy, __global const uchar * p,
+    int stride, int n, int y0, int y1)
+{
+  const int chunks = (n + 15) >> 4, count = chunks * (y1 - y0);
+  for (int i = get_local_id (0); i < count; i += get_local_size (0)) {
+    const int r = i / chunks, x = (i - r * chunks) << 4;
+    __global const uchar *s = p + (size_t) (y0 + r) * stride + x;
+    if (x + 16 <= n) {
+      const uchar16 v = *(__global const uchar16 *) s;
+      atomic_inc (&h[v.s0 * NCOPIES + copy]);
+      atomic_inc (&h[v.s1 * NCOPIES + copy]);
+      atomic_inc (&h[v.s2 * NCOPIES + copy]);
+      atomic_inc (&h[v.s3 * NCOPIES + copy]);
+      atomic_inc (&h[v.s4 * NCOPIES + copy]);
+      atomic_inc (&h[v.s5 * NCOPIES + copy]);
+      atomic_inc (&h[v.s6 * NCOPIES + copy]);
+      atomic_inc (&h[v.s7 * NCOPIES + copy]);
+      atomic_inc (&h[v.s8 * NCOPIES + copy]);
+      atomic_inc (&h[v.s9 * NCOPIES + copy]);
+      atomic_inc (&h[v.sa * NCOPIES + copy]);
+      atomic_inc (&h[v.sb * NCOPIES + copy]);
+      atomic_inc (&h[v.sc * NCOPIES + copy]);
+      atomic_inc (&h[v.sd * NCOPIES + copy]);
+      atomic_inc (&h[v.se * NCOPIES + copy]);
+      atomic_inc (&h[v.sf * NCOPIES + copy]);
+    } else {
+      for (int k = 0; k < n - x; k++)
+        atomic_inc (&h[s[k] * NCOPIES + copy]);
+    }
+  }
+}
+
+/* The group's rows y0 .. y1 - 1 of the tile into h: through
+ * hist_rows16_c1 () where the tile lies inside the plane and its rows are
+ * 16-byte aligned (global mode on our pools' frames), else a row at a
+ * time, one byte per item and step (c4: one pixel), or for c1 4 bytes
+ * per item where they lie inside the plane (the padding of the last
+ * tiles is reflected byte by byte). */
+#define HIST_TILE_c1 { \
+    const int x0 = tx * tw; \
+    __global const uchar *tile0 = src + src_off + x0 + \
+        (size_t) (ty * th) * src_stride; \
+    if (x0 + tw <= width && ty * th + y1 <= height && \
+        rows_aligned16 (tile0, src_stride)) { \
+      hist_rows16_c1 (h, copy, tile0, src_stride, tw, y0, y1); \
+    } else { \
+      const int direct = clamp (width - x0, 0, tw) & ~3; \
+      for (int y = y0; y < y1; y++) { \
+        __global const uchar *row = src + src_off + \
+            (size_t) reflect101 (ty * th + y, height) * src_stride; \
+        for (int x = 4 * lid; x < direct; x += 4 * BINS) { \
+          const uchar4 p = vload4 (0, row + x0 + x); \
+          atomic_inc (&h[p.s0 * NCOPIES + copy]); \
+          atomic_inc (&h[p.s1 * NCOPIES + copy]); \
+          atomic_inc (&h[p.s2 * NCOPIES + copy]); \
+          atomic_inc (&h[p.s3 * NCOPIES + copy]); \
+        } \
+        for (int x = direct + lid; x < tw; x += BINS) \
+          atomic_inc (&h[row[reflect101 (x0 + x, width)] * NCOPIES + copy]); \
+      } \
+    } }
+#define HIST_TILE_c4 \
+    for (int y = y0; y < y1; y++) { \
+      __global const uchar *row = src + src_off + \
+          (size_t) reflect101 (ty * th + y, height) * src_stride; \
+      for (int x = lid; x < tw; x += lsize) { \
+        const uint v = LUMA_c4 (row, reflect101 (tx * tw + x, width), w); \
+        atomic_inc (&h[v * NCOPIES + copy]); \
+      } \
     }
 
 FUSED_KERNEL (c1)
@@ -1283,6 +1338,177 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
     apply_rows_c1 (src + src_off, src_stride, dst + dst_off, dst_stride,
         width, (int) b * band_rows, min ((int) (b + 1) * band_rows, height),
         lut);
+}
+
+/* ---- one launch a frame on GPUs: histogram, cut, LUT and apply (c1) ---- */
+
+/* histeq_hist_lut_c1 then the apply cost two launches' start and drain,
+ * each most of a read+write floor's time at 1080p on the H100 and H200.
+ * histeq_equalize_c1 is histeq_equalize_serial_c1's scheme in 256-item
+ * groups, one slice of rows each (global mode, @smooth 0 or 1):
+ *  - every group histograms its slice and copies its share of the other
+ *    planes (as histeq_hist_lut_c1); the last to finish takes the sum,
+ *    runs the cut and the LUT, and publishes the LUT: its 64 words
+ *    rewritten by atomics (so they are in the device's L2 cache when the
+ *    atomics return), then the frame's flag (counters[EQ_LUT_FLAG]);
+ *  - the others wait for the flag, bounded (EQG_MAX_POLLS), and read the
+ *    LUT past their own L1 cache (volatile) into local memory;
+ *  - every group still there claims bands of @band_rows rows
+ *    (counters[EQ_BANDS], an atomic increment each) and applies the LUT
+ *    to them;
+ *  - the last group to leave (counters[EQG_LEFT]) zeroes the claims for
+ *    the next frame.
+ * No group waits on a group that might not be running, and the LUT's
+ * maker claims bands until none is left, so the frame is whole whatever
+ * number of groups the device holds at once. The host launches no more
+ * groups than the device holds, so normally none gives up waiting.
+ * @tag: the frame's value of the flag, different from the last frame's.
+ * Claims by compare-and-swap up to a limit (histeq_equalize_serial_c1's)
+ * failed and retried under 264 groups: 0.6 us a claim, 0.15 ms a 480p
+ * frame (H200). */
+#define EQG_MAX_POLLS 4096
+#define EQG_LEFT 1
+
+/* o = lut[v], 16 bytes */
+#define LUT16(o, v, lut) do { \
+    (o).s0 = (lut)[(v).s0]; (o).s1 = (lut)[(v).s1]; \
+    (o).s2 = (lut)[(v).s2]; (o).s3 = (lut)[(v).s3]; \
+    (o).s4 = (lut)[(v).s4]; (o).s5 = (lut)[(v).s5]; \
+    (o).s6 = (lut)[(v).s6]; (o).s7 = (lut)[(v).s7]; \
+    (o).s8 = (lut)[(v).s8]; (o).s9 = (lut)[(v).s9]; \
+    (o).sa = (lut)[(v).sa]; (o).sb = (lut)[(v).sb]; \
+    (o).sc = (lut)[(v).sc]; (o).sd = (lut)[(v).sd]; \
+    (o).se = (lut)[(v).se]; (o).sf = (lut)[(v).sf]; \
+  } while (0)
+
+/* Rows @y0 .. @y1 - 1 of @width bytes through the table @t, 16 bytes an
+ * item, the group's items spread over rows and chunks together. */
+inline void
+apply_rows16_c1 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int y0, int y1,
+    __local const uchar * t, bool a16)
+{
+  const int chunks = (width + 15) >> 4, count = chunks * (y1 - y0);
+  for (int i = get_local_id (0); i < count; i += get_local_size (0)) {
+    const int r = i / chunks, x = (i - r * chunks) << 4;
+    __global const uchar *s = src + (size_t) (y0 + r) * src_stride + x;
+    __global uchar *d = dst + (size_t) (y0 + r) * dst_stride + x;
+    if (x + 16 <= width) {
+      const uchar16 v = LOAD16_G (a16, s);
+      uchar16 o;
+      LUT16 (o, v, t);
+      STORE16_G (a16, o, d);
+    } else {
+      for (int k = 0; k < width - x; k++)
+        d[k] = t[s[k]];
+    }
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void
+histeq_equalize_c1 (__global const uchar * restrict src, uint src_off,
+    int src_stride, int width, int height, int tw, int th, int tiles_x,
+    int slices, uint4 w, __global uint * restrict ghist,
+    __global uint * restrict counters, __global uint * restrict partial,
+    int tiles, int total, int clahe, int clip, float lut_scale,
+    float strength, float alpha, float cut_threshold, int reset,
+    int smooth, __global float * restrict state,
+    __global float * restrict frame_state, __global uchar * restrict lut,
+    __global uchar * restrict dst, int8 cp0, int8 cp1, uint dst_off,
+    int dst_stride, uint tag, int band_rows)
+{
+  __local uint h[NCOPIES * BINS];
+  __local int hist[BINS];
+  __local float f[BINS], g[BINS];
+  __local CutLocal L;
+  __local int last, ready, i0;
+  __local uint sink, band;
+  __local uint table[BINS / 4];
+  const int lid = get_local_id (0), lsize = BINS;
+  const int slice = get_group_id (0), tx = 0, ty = 0;
+  const int rows = (th + slices - 1) / slices;
+  const int y0 = slice * rows, y1 = min (y0 + rows, th);
+  const int copy = lid & (NCOPIES - 1);
+  const uint bands = (uint) ((height + band_rows - 1) / band_rows);
+  __global uint *lut_words = (__global uint *) lut;
+
+  for (int i = lid; i < NCOPIES * BINS; i += lsize)
+    h[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  HIST_TILE_c1
+  copy_rows (src, dst, cp0, slice, slices);
+  copy_rows (src, dst, cp1, slice, slices);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  uint sum = 0;
+  for (int c = 0; c < NCOPIES; c++)
+    sum += h[lid * NCOPIES + c];
+  if (sum)
+    add_complete (&ghist[lid], sum, &sink);
+  mem_fence (CLK_GLOBAL_MEM_FENCE);
+  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (lid == 0)
+    last = atomic_inc (&counters[0]) == (uint) slices - 1;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int is_last = last;
+  if (is_last) {
+    /* every slice is in: the sum, zeros for the next frame */
+    const uint v = atomic_xchg (&ghist[lid], 0);
+    hist[lid] = v;
+    partial[lid] = v;
+    if (lid == 0)
+      counters[0] = 0;
+    if (smooth) {
+      L.q[lid] = v;
+      barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+      cut_body (1, 0, alpha, cut_threshold, reset, 1, frame_state, &L);
+    }
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    lut_body (0, hist, total, 0, 0, lut_scale, strength,
+        smooth ? alpha : 1.0f, state, frame_state, lut, f, g, &i0);
+    barrier (CLK_GLOBAL_MEM_FENCE);
+    if (lid < BINS / 4) {
+      const uint word = lut_words[lid];
+      table[lid] = word;
+      /* the old value is used, so the store is done (in L2) before the
+       * flag below; it is this word, so sink is never written */
+      if (atomic_xchg (&lut_words[lid], word) != word)
+        sink = 1;
+    }
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      atomic_xchg (&counters[EQ_LUT_FLAG], tag);
+  } else {
+    if (lid == 0) {
+      volatile __global const uint *flag = counters + EQ_LUT_FLAG;
+      for (int i = 0; i < EQG_MAX_POLLS && *flag != tag; i++)
+        ;
+      ready = atomic_add (&counters[EQ_LUT_FLAG], 0) == tag;
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (ready && lid < BINS / 4)
+      table[lid] = ((volatile __global const uint *) lut_words)[lid];
+  }
+  const int go = is_last || ready;
+  const bool a16 = planes_aligned16 (src + src_off, src_stride,
+      dst + dst_off, dst_stride);
+  while (go) {
+    /* the table is in, and every item has read the last band */
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      band = atomic_inc (&counters[EQ_BANDS]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    const uint b = band;
+    if (b >= bands)
+      break;
+    apply_rows16_c1 (src + src_off, src_stride, dst + dst_off, dst_stride,
+        width, (int) b * band_rows, min ((int) (b + 1) * band_rows, height),
+        (__local const uchar *) table, a16);
+  }
+  /* every group's claims are done when the last one leaves */
+  if (lid == 0 && atomic_inc (&counters[EQG_LEFT]) == (uint) slices - 1) {
+    atomic_xchg (&counters[EQ_BANDS], 0);
+    atomic_xchg (&counters[EQG_LEFT], 0);
+  }
 }
 
 /* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises

@@ -54,7 +54,7 @@ static gint n_checked, n_failed;
 static const gchar *
 path_name (const GstCLHisteqProgram * prog)
 {
-  return prog->one_launch ? "serial-one" :
+  return prog->one_launch ? (prog->serial ? "serial-one" : "one") :
       prog->serial ? (prog->fused ? "serial-fused" : "serial") :
       prog->fused ? "fused" : "atomic";
 }
@@ -477,18 +477,19 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
  * 3 the same from one-item groups (CPUs' global mode with
  * GST_CL_HISTEQ_ONE_LAUNCH=0; CLAHE takes path 1 there); 4 path 3 and the
  * apply in one launch (CPUs' global mode on one byte a pixel; the others
- * take path 3). */
-#define N_PATHS 5
+ * take path 3); 5 path 2 and the apply in one launch (GPUs' global mode
+ * on one byte a pixel; the others take path 2). */
+#define N_PATHS 6
 static void
 set_path (GstCLHisteqProgram * prog, gint path)
 {
   prog->serial = path == 1 || path == 3 || path == 4;
-  prog->fused = path == 2 || path == 3 || path == 4;
-  prog->one_launch = path == 4;
+  prog->fused = path >= 2;
+  prog->one_launch = path == 4 || path == 5;
 }
 
 /* HISTEQ_CHECK_PATHS=atomic,serial (any of atomic, serial, fused,
- * serial-fused, serial-one): only those paths; all by default. */
+ * serial-fused, serial-one, one): only those paths; all by default. */
 static gboolean
 path_wanted (GstCLHisteqProgram * prog, gint path)
 {

@@ -127,3 +127,20 @@ gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback)
   GST_WARNING ("%s=\"%s\" ignored: want %d or %d", name, env, a, b);
   return fallback;
 }
+
+gint
+gst_cl_env_int (const gchar * name, gint min, gint max, gint fallback)
+{
+  const gchar *env = g_getenv (name);
+  gchar *end = NULL;
+  gint64 v;
+
+  if (!env || !*env)
+    return fallback;
+  v = g_ascii_strtoll (env, &end, 10);
+  if (*end == '\0' && v >= min && v <= max)
+    return (gint) v;
+  gst_cl_debug_init ();
+  GST_WARNING ("%s=\"%s\" ignored: want %d to %d", name, env, min, max);
+  return fallback;
+}

@@ -29,5 +29,7 @@ void gst_cl_debug_init (void);
  * @fallback when it is unset or empty; anything else is ignored with a
  * warning (a tuning or testing knob must not stop a pipeline). */
 gint gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback);
+/* The same for a value from @min to @max. */
+gint gst_cl_env_int (const gchar * name, gint min, gint max, gint fallback);
 
 G_END_DECLS

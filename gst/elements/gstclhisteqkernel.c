@@ -41,11 +41,13 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   cl_int status = CL_SUCCESS;
 
   memset (prog, 0, sizeof (*prog));
-  /* GPUs: a 256-item group and 16 histogram copies spread over the banks;
-   * CPUs: the serial kernel, one item per group, no atomics. */
+  /* GPUs: a 256-item group and 4 histogram copies spread over the banks
+   * (16 copies ran 3-12% slower on the H200: more to clear and to sum;
+   * docs/results/gpu-session20, run 5); CPUs: the serial kernel, one item
+   * per group, no atomics. */
   prog->hist_local = ctx->device->is_gpu ?
       MIN (256, ctx->device->max_work_group_size) : 16;
-  prog->copies = ctx->device->is_gpu ? 16 : 1;
+  prog->copies = ctx->device->is_gpu ? 4 : 1;
   prog->serial = !ctx->device->is_gpu;
   /* one launch for histogram, cut and LUT: on GPUs with 256-item groups,
    * on CPUs from the serial histogram's groups (global mode) where that
@@ -53,10 +55,12 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   prog->fused = gst_cl_env_choice (GST_CL_HISTEQ_FUSED_ENV, 0, 1,
       prog->serial ? serial_fused_checked (ctx->device) : TRUE) &&
       (prog->serial || prog->hist_local == BINS);
-  /* on CPUs the apply too, in the same launch (kernels/histeq.cl) */
+  /* the apply too, in the same launch (kernels/histeq.cl) */
   prog->compute_units = MAX (ctx->device->compute_units, 1);
-  prog->one_launch = prog->serial && prog->fused &&
+  prog->one_launch = prog->fused &&
       gst_cl_env_choice (GST_CL_HISTEQ_ONE_LAUNCH_ENV, 0, 1, TRUE);
+  prog->eq_groups_per_cu = gst_cl_env_int (GST_CL_HISTEQ_EQ_GROUPS_ENV,
+      1, 8, GST_CL_HISTEQ_EQ_GROUPS_PER_CU);
   /* the frame's cut and map spread over the work-group: GPUs only, the
    * barriers cost CPU devices more than they save (kernels/histeq.cl);
    * the variable forces it either way */
@@ -99,6 +103,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
     KERNEL (prog->apply_clahe[i], name);
   }
   KERNEL (prog->equalize_serial, "histeq_equalize_serial_c1");
+  KERNEL (prog->equalize, "histeq_equalize_c1");
   KERNEL (prog->lut, "histeq_lut");
   KERNEL (prog->cut, "histeq_cut");
   KERNEL (prog->cut_lut, "histeq_cut_lut");
@@ -120,7 +125,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->hist_lut_serial[0], &prog->hist_lut_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut,
-    &prog->equalize_serial
+    &prog->equalize_serial, &prog->equalize
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -545,6 +550,84 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   return CL_SUCCESS;
 }
 
+/* The arguments histeq_hist_lut and histeq_equalize begin with: the plane
+ * and tiles in @slices slices, the fused histograms, counters and the
+ * tiles' histograms, the geometry, then set_fused_tail_args ()'s. */
+static cl_int
+set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
+    const GstCLHisteqParams * params, const cl_uint wts[4], cl_mem src,
+    const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
+    guint n_copied, cl_int slices, cl_int mode, cl_int reset, cl_float alpha)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
+  cl_int status = CL_SUCCESS;
+
+  status |= set_tile_args (k, a, src, sp, g, slices, wts);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->ghist);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->counters);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &bufs->partial);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &tiles);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &total);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &g->clahe);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_int), &g->clip);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_float), &g->lut_scale);
+  status |= set_fused_tail_args (k, a, bufs, params, alpha, reset, mode,
+      dst, sp, dp, n_copied);
+  return status;
+}
+
+/* equalize's groups: no more than one per EQ_GROUP_PIXELS pixels, so a
+ * small frame's groups are not mostly clearing, summing and claiming
+ * (H200, 480p: 0.013 ms a frame against 0.014 with 264 groups; one per
+ * 32768 pixels, 0.018; docs/results/gpu-session20, run 5) */
+#define EQ_GROUP_PIXELS 8192
+
+/* GPUs, global mode, one byte a pixel: histeq_hist_lut_c1 and the apply in
+ * one launch (histeq_equalize_c1), the frame's last. No more groups than
+ * the device holds at once (GST_CL_HISTEQ_EQ_GROUPS_PER_CU a compute unit;
+ * kernels/histeq.cl), one slice of rows each; about two bands of rows a
+ * group for the apply. */
+static cl_int
+enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params,
+    const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
+    cl_float alpha, cl_event * event, cl_event * steps)
+{
+  const gint groups = CLAMP (MIN (prog->eq_groups_per_cu *
+          (gint) prog->compute_units,
+          sp->width * sp->height / EQ_GROUP_PIXELS), 1, sp->height);
+  const cl_int band_rows = MAX (1, sp->height / (2 * groups));
+  /* the LUT flag's value this frame: not the last frame's (nor, the first
+   * time, the buffer's zero) */
+  const cl_uint tag = bufs->eq_bands + 1;
+  size_t global[2] = { BINS * (size_t) groups, 1 }, local[2] = { BINS, 1 };
+  cl_kernel k = prog->equalize;
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
+      n_copied, groups, smooth, reset, alpha);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
+  if (status != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
+      event);
+  if (status != CL_SUCCESS)
+    return status;
+  bufs->eq_bands = tag;
+  bufs->hist_slices = 1;
+  if (steps && event && *event) {
+    clRetainEvent (*event);
+    steps[0] = *event;
+  }
+  return CL_SUCCESS;
+}
+
 cl_int
 gst_cl_histeq_enqueue (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_command_queue queue, const GstCLHisteqParams * params, const gint w[4],
@@ -569,9 +652,12 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   const guint n_in_fused = (gpu_fused || serial_fused) && n_planes <= 3 ?
       n_planes - 1 : 0;
   const gint ci = cn_index (sp->pixel_bytes);
-  const gboolean one_launch = serial_fused && prog->one_launch && ci == 0;
+  const gboolean gpu_one_launch = gpu_fused && prog->one_launch &&
+      !g->clahe && ci == 0;
+  const gboolean one_launch = gpu_one_launch ||
+      (serial_fused && prog->one_launch && ci == 0);
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
-  const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
+  const cl_int tiles = g->tiles_x * g->tiles_y;
   const gboolean smooth = params->smoothing > 1;
   /* Smoothing switched on: whatever state there is, is stale. */
   const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
@@ -584,28 +670,22 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
 
-  if (one_launch) {
+  if (one_launch && !gpu_one_launch) {
     status = enqueue_equalize_serial (prog, bufs, queue, params, wts, src,
         sp, dst, dp, n_in_fused, smooth, reset, alpha, event, steps);
   } else if (serial_fused) {
     status = enqueue_hist_lut_serial (prog, bufs, queue, params, ci, wts,
         src, sp, dst, dp, n_in_fused, smooth, reset, alpha, steps);
+  } else if (gpu_one_launch) {
+    status = enqueue_equalize (prog, bufs, queue, params, wts, src, sp, dst,
+        dp, n_in_fused, smooth, reset, alpha, event, steps);
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
     k = prog->hist_lut[ci];
     a = 0;
-    status |= set_tile_args (k, &a, src, sp, g, bufs->fused_slices, wts);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->ghist);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->counters);
-    status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->partial);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &tiles);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &total);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clahe);
-    status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->clip);
-    status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->lut_scale);
-    status |= set_fused_tail_args (k, &a, bufs, params, alpha, reset, mode,
-        dst, sp, dp, n_in_fused);
+    status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
+        n_in_fused, bufs->fused_slices, mode, reset, alpha);
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
     local[0] = BINS;

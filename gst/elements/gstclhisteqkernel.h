@@ -31,9 +31,12 @@ typedef struct
                                  * GST_CL_HISTEQ_FUSED=0 turns it off) */
   cl_kernel equalize_serial;     /* c1: hist_lut_serial and the apply in
                                  * one launch (CPUs, global mode) */
-  gboolean one_launch;          /* use equalize_serial where it applies (the
-                                 * default with fused on CPU devices;
-                                 * GST_CL_HISTEQ_ONE_LAUNCH=0 turns it off) */
+  cl_kernel equalize;           /* c1: hist_lut and the apply in one
+                                 * launch (GPUs, global mode) */
+  gboolean one_launch;          /* use equalize_serial (CPUs) or equalize
+                                 * (GPUs) where it applies (the default
+                                 * with fused; GST_CL_HISTEQ_ONE_LAUNCH=0
+                                 * turns it off) */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
@@ -41,6 +44,7 @@ typedef struct
   cl_kernel apply_clahe[2];
   cl_kernel copy;
   guint compute_units;          /* the device's: equalize_serial's groups */
+  gint eq_groups_per_cu;        /* equalize's groups per compute unit */
   gint apply_w;                 /* pixels per work-item of apply_global c1 */
   gint clahe_w;                 /* pixels per work-item of apply_clahe c1 */
   size_t hist_local;            /* work-items per histogram work-group */
@@ -63,7 +67,9 @@ typedef struct
                                  * kernels: zero between frames, but for
                                  * equalize_serial's claims and LUT flag */
   guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
-                                 * claimed so far (counters[0], [2]) */
+                                 * claimed so far (counters[0], [2]);
+                                 * equalize: the last frame's LUT flag
+                                 * (counters[3]) */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
                                  * then the frame's state
@@ -94,7 +100,13 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* pixels per work-item of the global LUT apply (one byte per pixel): 16,
  * or 512 (default on CPUs with AVX-512: byte shuffles, 64 at a time) */
 #define GST_CL_HISTEQ_APPLY_W_ENV "GST_CL_HISTEQ_APPLY_W"
+/* 0: the apply in a launch of its own; 1: with the histogram and LUT in
+ * one launch (the default where fused; global mode, one byte a pixel) */
 #define GST_CL_HISTEQ_ONE_LAUNCH_ENV "GST_CL_HISTEQ_ONE_LAUNCH"
+/* GPUs' one-launch kernel: work-groups per compute unit (1..8, default
+ * GST_CL_HISTEQ_EQ_GROUPS_PER_CU) */
+#define GST_CL_HISTEQ_EQ_GROUPS_ENV "GST_CL_HISTEQ_EQ_GROUPS"
+#define GST_CL_HISTEQ_EQ_GROUPS_PER_CU 2
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
