@@ -301,16 +301,20 @@ tree_sum_serial (__local float *v)
 
 #if PAR_TAIL
 /* The same sums by the whole work-group (local size BINS); every work-item
- * has written its v[b]. */
+ * has written its v[b]. Two levels of the tree a step, each item adding
+ * its four values in the tree's pairs, (v[b] + v[b + s]) + (v[b + s/2] +
+ * v[b + s/2 + s]): the same additions in the same order, with half the
+ * barriers (the frame-wide step with smoothing is ~110 barriers on one
+ * compute unit while every other group waits for it). */
 #define TREE_SUM(NAME, T) \
 inline T \
 NAME (__local T * v) \
 { \
   const int b = get_local_id (0); \
-  for (int s = BINS / 2; s > 0; s >>= 1) { \
+  for (int s = BINS / 2; s > 1; s >>= 2) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
-    if (b < s) \
-      v[b] += v[b + s]; \
+    if (b < s / 2) \
+      v[b] = (v[b] + v[b + s]) + (v[b + s / 2] + v[b + s / 2 + s]); \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   const T r = v[0]; \
@@ -319,6 +323,24 @@ NAME (__local T * v) \
 }
 TREE_SUM (tree_sum, float)
 TREE_SUM (tree_sum_int, int)
+
+/* tree_sum () of @u and of @v in the same steps */
+inline void
+tree_sum2 (__local float *u, __local float *v, float *su, float *sv)
+{
+  const int b = get_local_id (0);
+  for (int s = BINS / 2; s > 1; s >>= 2) {
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (b < s / 2) {
+      u[b] = (u[b] + u[b + s]) + (u[b + s / 2] + u[b + s / 2 + s]);
+      v[b] = (v[b] + v[b + s]) + (v[b + s / 2] + v[b + s / 2 + s]);
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  *su = u[0];
+  *sv = v[0];
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
 
 /* equalize_map () by the whole work-group: @hist becomes its inclusive
  * prefix sums (integers: exactly the serial loop's sums); @i0: a local int
@@ -508,7 +530,8 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
       const float x = (float) b - d_l;
       tm[b] = qb ? p * shifted (g, x) : 0.0f;
       ts[b] = qb ? p * slope_at (g, x) : 0.0f;
-      const float m = tree_sum (tm), sl = tree_sum (ts);
+      float m, sl;
+      tree_sum2 (tm, ts, &m, &sl);
       if (b == 0 && !stop_l)
         newton_step (m, sl, target_l, &d_l, &stop_l);
     }
