@@ -111,8 +111,11 @@ gst_cl_set_error (cl_int status, const gchar * what, GError ** error)
   return FALSE;
 }
 
-gint
-gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback)
+/* The value of @name when it is a number that @range (@a to @b) or else
+ * @a or @b allows, @fallback otherwise (with a warning if it is set). */
+static gint
+env_number (const gchar * name, gboolean range, gint a, gint b,
+    gint fallback)
 {
   const gchar *env = g_getenv (name);
   gchar *end = NULL;
@@ -121,26 +124,22 @@ gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback)
   if (!env || !*env)
     return fallback;
   v = g_ascii_strtoll (env, &end, 10);
-  if (*end == '\0' && (v == a || v == b))
+  if (*end == '\0' && (range ? v >= a && v <= b : v == a || v == b))
     return (gint) v;
   gst_cl_debug_init ();
-  GST_WARNING ("%s=\"%s\" ignored: want %d or %d", name, env, a, b);
+  GST_WARNING ("%s=\"%s\" ignored: want %d %s %d", name, env, a,
+      range ? "to" : "or", b);
   return fallback;
+}
+
+gint
+gst_cl_env_choice (const gchar * name, gint a, gint b, gint fallback)
+{
+  return env_number (name, FALSE, a, b, fallback);
 }
 
 gint
 gst_cl_env_int (const gchar * name, gint min, gint max, gint fallback)
 {
-  const gchar *env = g_getenv (name);
-  gchar *end = NULL;
-  gint64 v;
-
-  if (!env || !*env)
-    return fallback;
-  v = g_ascii_strtoll (env, &end, 10);
-  if (*end == '\0' && v >= min && v <= max)
-    return (gint) v;
-  gst_cl_debug_init ();
-  GST_WARNING ("%s=\"%s\" ignored: want %d to %d", name, env, min, max);
-  return fallback;
+  return env_number (name, TRUE, min, max, fallback);
 }

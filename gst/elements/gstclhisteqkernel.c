@@ -491,6 +491,23 @@ enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   return status;
 }
 
+/* A one-launch kernel @k, the frame's last, enqueued: its event is the
+ * frame's (@event) and, with @steps, the first step's too. */
+static cl_int
+enqueue_frame_kernel (cl_command_queue queue, cl_kernel k,
+    const size_t global[2], const size_t local[2], cl_event * event,
+    cl_event * steps)
+{
+  cl_int status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local,
+      0, NULL, event);
+
+  if (status == CL_SUCCESS && steps && event && *event) {
+    clRetainEvent (*event);
+    steps[0] = *event;
+  }
+  return status;
+}
+
 /* Rows per band of equalize_serial's apply: a few dozen bands at 480p for
  * the workers to share, each claim an atomic. */
 #define EQ_BAND_ROWS 16
@@ -535,18 +552,13 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-      event);
+  status = enqueue_frame_kernel (queue, k, global, local, event, steps);
   if (status != CL_SUCCESS)
     return status;
   /* the kernel leaves the claims at base + count, whoever took them */
   bufs->eq_slices = slice_base + slices;
   bufs->eq_bands = band_base + bands;
   bufs->hist_slices = slices;
-  if (steps && event && *event) {
-    clRetainEvent (*event);
-    steps[0] = *event;
-  }
   return CL_SUCCESS;
 }
 
@@ -615,16 +627,11 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
-      event);
+  status = enqueue_frame_kernel (queue, k, global, local, event, steps);
   if (status != CL_SUCCESS)
     return status;
   bufs->eq_bands = tag;
   bufs->hist_slices = 1;
-  if (steps && event && *event) {
-    clRetainEvent (*event);
-    steps[0] = *event;
-  }
   return CL_SUCCESS;
 }
 
