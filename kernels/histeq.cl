@@ -306,6 +306,8 @@ tree_sum_serial (__local float *v)
  * v[b + s/2 + s]): the same additions in the same order, with half the
  * barriers (the frame-wide step with smoothing is ~110 barriers on one
  * compute unit while every other group waits for it). */
+#define TREE_STEP2(v, b, s) \
+  ((v)[b] + (v)[(b) + (s)]) + ((v)[(b) + (s) / 2] + (v)[(b) + (s) / 2 + (s)])
 #define TREE_SUM(NAME, T) \
 inline T \
 NAME (__local T * v) \
@@ -314,7 +316,7 @@ NAME (__local T * v) \
   for (int s = BINS / 2; s > 1; s >>= 2) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     if (b < s / 2) \
-      v[b] = (v[b] + v[b + s]) + (v[b + s / 2] + v[b + s / 2 + s]); \
+      v[b] = TREE_STEP2 (v, b, s); \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   const T r = v[0]; \
@@ -332,8 +334,8 @@ tree_sum2 (__local float *u, __local float *v, float *su, float *sv)
   for (int s = BINS / 2; s > 1; s >>= 2) {
     barrier (CLK_LOCAL_MEM_FENCE);
     if (b < s / 2) {
-      u[b] = (u[b] + u[b + s]) + (u[b + s / 2] + u[b + s / 2 + s]);
-      v[b] = (v[b] + v[b + s]) + (v[b + s / 2] + v[b + s / 2 + s]);
+      u[b] = TREE_STEP2 (u, b, s);
+      v[b] = TREE_STEP2 (v, b, s);
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -795,29 +797,12 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
     *sink = 1;
 }
 
-#define FUSED_KERNEL(CN) \
-__kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
-histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
-    int src_stride, int width, int height, int tw, int th, int tiles_x, \
-    int slices, uint4 w, __global uint * restrict ghist, \
-    __global uint * restrict counters, __global uint * restrict partial, \
-    int tiles, int total, int clahe, int clip, float lut_scale, \
-    float strength, float alpha, float cut_threshold, int reset, \
-    int smooth, __global float * restrict state, \
-    __global float * restrict frame_state, __global uchar * restrict lut, \
-    __global uchar * restrict dst, int8 cp0, int8 cp1) \
-{ \
-  __local uint h[NCOPIES * BINS]; \
-  __local int hist[BINS]; \
-  __local float f[BINS], g[BINS]; \
-  __local CutLocal L; \
-  __local int last, frame_last, i0; \
-  __local uint sink; \
-  __local ulong rsum[BINS]; \
-  __local uint rn[BINS]; \
-  const int lid = get_local_id (0), lsize = BINS; \
-  const int slice = get_group_id (0), tile = get_group_id (1); \
-  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+/* The group's part of a fused launch (histeq_hist_lut_cN, histeq_equalize_c1):
+ * slice @slice of tile @tile's rows into the tile's histogram in @ghist,
+ * its share of the copied planes, then is_last: whether it is the tile's
+ * last group to finish. In scope: the kernels' arguments, lid, lsize, tx,
+ * ty and the __local h, sink and last. */
+#define FUSED_SLICE(CN) \
   const int rows = (th + slices - 1) / slices; \
   const int y0 = slice * rows, y1 = min (y0 + rows, th); \
   const int copy = lid & (NCOPIES - 1); \
@@ -842,15 +827,44 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     last = atomic_inc (&counters[tile]) == (uint) slices - 1; \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* branch on a private copy (see frame_last below) */ \
-  const int is_last = last; \
-  if (!is_last) \
-    return; \
-  /* the tile's last group: take the sum, leave zeros for the next frame */ \
+  const int is_last = last;
+
+/* The tile's last group: the sum into v, hist and partial, and zeros left
+ * for the next frame. */
+#define FUSED_TAKE_SUM \
   const uint v = atomic_xchg (&ghist[tile * BINS + lid], 0); \
   hist[lid] = v; \
   partial[tile * BINS + lid] = v; \
   if (lid == 0) \
-    counters[tile] = 0; \
+    counters[tile] = 0;
+
+#define FUSED_KERNEL(CN) \
+__kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
+histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
+    int src_stride, int width, int height, int tw, int th, int tiles_x, \
+    int slices, uint4 w, __global uint * restrict ghist, \
+    __global uint * restrict counters, __global uint * restrict partial, \
+    int tiles, int total, int clahe, int clip, float lut_scale, \
+    float strength, float alpha, float cut_threshold, int reset, \
+    int smooth, __global float * restrict state, \
+    __global float * restrict frame_state, __global uchar * restrict lut, \
+    __global uchar * restrict dst, int8 cp0, int8 cp1) \
+{ \
+  __local uint h[NCOPIES * BINS]; \
+  __local int hist[BINS]; \
+  __local float f[BINS], g[BINS]; \
+  __local CutLocal L; \
+  __local int last, frame_last, i0; \
+  __local uint sink; \
+  __local ulong rsum[BINS]; \
+  __local uint rn[BINS]; \
+  const int lid = get_local_id (0), lsize = BINS; \
+  const int slice = get_group_id (0), tile = get_group_id (1); \
+  const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  FUSED_SLICE (CN) \
+  if (!is_last) \
+    return; \
+  FUSED_TAKE_SUM \
   if (smooth == 0) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
@@ -1228,6 +1242,18 @@ apply_rows_c1 (__global const uchar * src, int src_stride,
   }
 }
 
+/* o = lut[v], 16 bytes */
+#define LUT16(o, v, lut) do { \
+    (o).s0 = (lut)[(v).s0]; (o).s1 = (lut)[(v).s1]; \
+    (o).s2 = (lut)[(v).s2]; (o).s3 = (lut)[(v).s3]; \
+    (o).s4 = (lut)[(v).s4]; (o).s5 = (lut)[(v).s5]; \
+    (o).s6 = (lut)[(v).s6]; (o).s7 = (lut)[(v).s7]; \
+    (o).s8 = (lut)[(v).s8]; (o).s9 = (lut)[(v).s9]; \
+    (o).sa = (lut)[(v).sa]; (o).sb = (lut)[(v).sb]; \
+    (o).sc = (lut)[(v).sc]; (o).sd = (lut)[(v).sd]; \
+    (o).se = (lut)[(v).se]; (o).sf = (lut)[(v).sf]; \
+  } while (0)
+
 __kernel void
 histeq_apply_global_c1 (APPLY_ARGS)
 {
@@ -1249,10 +1275,7 @@ histeq_apply_global_c1 (APPLY_ARGS)
   if (x0 + 16 <= width) {
     const uchar16 v = LOAD16_G (a16, s);
     uchar16 o;
-    o.s0 = lut[v.s0]; o.s1 = lut[v.s1]; o.s2 = lut[v.s2]; o.s3 = lut[v.s3];
-    o.s4 = lut[v.s4]; o.s5 = lut[v.s5]; o.s6 = lut[v.s6]; o.s7 = lut[v.s7];
-    o.s8 = lut[v.s8]; o.s9 = lut[v.s9]; o.sa = lut[v.sa]; o.sb = lut[v.sb];
-    o.sc = lut[v.sc]; o.sd = lut[v.sd]; o.se = lut[v.se]; o.sf = lut[v.sf];
+    LUT16 (o, v, lut);
     STORE16_G (a16, o, d);
   } else {
     for (int i = 0; i < width - x0; i++)
@@ -1392,18 +1415,6 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
 #define EQG_MAX_POLLS 4096
 #define EQG_LEFT 1
 
-/* o = lut[v], 16 bytes */
-#define LUT16(o, v, lut) do { \
-    (o).s0 = (lut)[(v).s0]; (o).s1 = (lut)[(v).s1]; \
-    (o).s2 = (lut)[(v).s2]; (o).s3 = (lut)[(v).s3]; \
-    (o).s4 = (lut)[(v).s4]; (o).s5 = (lut)[(v).s5]; \
-    (o).s6 = (lut)[(v).s6]; (o).s7 = (lut)[(v).s7]; \
-    (o).s8 = (lut)[(v).s8]; (o).s9 = (lut)[(v).s9]; \
-    (o).sa = (lut)[(v).sa]; (o).sb = (lut)[(v).sb]; \
-    (o).sc = (lut)[(v).sc]; (o).sd = (lut)[(v).sd]; \
-    (o).se = (lut)[(v).se]; (o).sf = (lut)[(v).sf]; \
-  } while (0)
-
 /* Rows @y0 .. @y1 - 1 of @width bytes through the table @t, 16 bytes an
  * item, the group's items spread over rows and chunks together. */
 inline void
@@ -1448,38 +1459,15 @@ histeq_equalize_c1 (__global const uchar * restrict src, uint src_off,
   __local uint sink, band;
   __local uint table[BINS / 4];
   const int lid = get_local_id (0), lsize = BINS;
-  const int slice = get_group_id (0), tx = 0, ty = 0;
-  const int rows = (th + slices - 1) / slices;
-  const int y0 = slice * rows, y1 = min (y0 + rows, th);
-  const int copy = lid & (NCOPIES - 1);
+  /* one tile (@tiles is 1) */
+  const int slice = get_group_id (0), tile = 0, tx = 0, ty = 0;
   const uint bands = (uint) ((height + band_rows - 1) / band_rows);
   __global uint *lut_words = (__global uint *) lut;
 
-  for (int i = lid; i < NCOPIES * BINS; i += lsize)
-    h[i] = 0;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  HIST_TILE_c1
-  copy_rows (src, dst, cp0, slice, slices);
-  copy_rows (src, dst, cp1, slice, slices);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  uint sum = 0;
-  for (int c = 0; c < NCOPIES; c++)
-    sum += h[lid * NCOPIES + c];
-  if (sum)
-    add_complete (&ghist[lid], sum, &sink);
-  mem_fence (CLK_GLOBAL_MEM_FENCE);
-  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lid == 0)
-    last = atomic_inc (&counters[0]) == (uint) slices - 1;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  const int is_last = last;
+  FUSED_SLICE (c1)
   if (is_last) {
-    /* every slice is in: the sum, zeros for the next frame */
-    const uint v = atomic_xchg (&ghist[lid], 0);
-    hist[lid] = v;
-    partial[lid] = v;
-    if (lid == 0)
-      counters[0] = 0;
+    /* every slice is in */
+    FUSED_TAKE_SUM
     if (smooth) {
       L.q[lid] = v;
       barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

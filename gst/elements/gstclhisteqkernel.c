@@ -207,6 +207,7 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
           sizeof (cl_uint) * n_counters, zeros, &status);
     bufs->eq_slices = 0;
     bufs->eq_bands = 0;
+    bufs->eq_tag = 0;
     g_free (zeros);
   }
   if (!gst_cl_set_error (status, "clCreateBuffer(fused histograms)", error))
@@ -613,7 +614,7 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   const cl_int band_rows = MAX (1, sp->height / (2 * groups));
   /* the LUT flag's value this frame: not the last frame's (nor, the first
    * time, the buffer's zero) */
-  const cl_uint tag = bufs->eq_bands + 1;
+  const cl_uint tag = bufs->eq_tag + 1;
   size_t global[2] = { BINS * (size_t) groups, 1 }, local[2] = { BINS, 1 };
   cl_kernel k = prog->equalize;
   cl_int status = CL_SUCCESS;
@@ -630,7 +631,7 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status = enqueue_frame_kernel (queue, k, global, local, event, steps);
   if (status != CL_SUCCESS)
     return status;
-  bufs->eq_bands = tag;
+  bufs->eq_tag = tag;
   bufs->hist_slices = 1;
   return CL_SUCCESS;
 }
@@ -659,10 +660,12 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   const guint n_in_fused = (gpu_fused || serial_fused) && n_planes <= 3 ?
       n_planes - 1 : 0;
   const gint ci = cn_index (sp->pixel_bytes);
+  /* histogram to apply in one launch: global mode, one byte a pixel */
+  const gboolean serial_one_launch = serial_fused && prog->one_launch &&
+      ci == 0;
   const gboolean gpu_one_launch = gpu_fused && prog->one_launch &&
       !g->clahe && ci == 0;
-  const gboolean one_launch = gpu_one_launch ||
-      (serial_fused && prog->one_launch && ci == 0);
+  const gboolean one_launch = serial_one_launch || gpu_one_launch;
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y;
   const gboolean smooth = params->smoothing > 1;
@@ -677,7 +680,7 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
 
-  if (one_launch && !gpu_one_launch) {
+  if (serial_one_launch) {
     status = enqueue_equalize_serial (prog, bufs, queue, params, wts, src,
         sp, dst, dp, n_in_fused, smooth, reset, alpha, event, steps);
   } else if (serial_fused) {

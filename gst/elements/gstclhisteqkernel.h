@@ -67,8 +67,8 @@ typedef struct
                                  * kernels: zero between frames, but for
                                  * equalize_serial's claims and LUT flag */
   guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
-                                 * claimed so far (counters[0], [2]);
-                                 * equalize: the last frame's LUT flag
+                                 * claimed so far (counters[0], [2]) */
+  guint eq_tag;                 /* equalize: the last frame's LUT flag
                                  * (counters[3]) */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
