@@ -1254,6 +1254,20 @@ apply_rows_c1 (__global const uchar * src, int src_stride,
     (o).se = (lut)[(v).se]; (o).sf = (lut)[(v).sf]; \
   } while (0)
 
+/* 16 bytes at @s through @lut into @d (one access each way where @a16),
+ * or the @n < 16 left at a row's end one by one */
+#define LUT_CHUNK16(a16, s, d, n, lut) do { \
+    if ((n) >= 16) { \
+      const uchar16 v_ = LOAD16_G (a16, s); \
+      uchar16 o_; \
+      LUT16 (o_, v_, lut); \
+      STORE16_G (a16, o_, d); \
+    } else { \
+      for (int k_ = 0; k_ < (n); k_++) \
+        (d)[k_] = (lut)[(s)[k_]]; \
+    } \
+  } while (0)
+
 __kernel void
 histeq_apply_global_c1 (APPLY_ARGS)
 {
@@ -1272,15 +1286,7 @@ histeq_apply_global_c1 (APPLY_ARGS)
   __global uchar *d = dst + dst_off + (size_t) y * dst_stride + x0;
   const bool a16 = planes_aligned16 (src + src_off, src_stride,
       dst + dst_off, dst_stride);
-  if (x0 + 16 <= width) {
-    const uchar16 v = LOAD16_G (a16, s);
-    uchar16 o;
-    LUT16 (o, v, lut);
-    STORE16_G (a16, o, d);
-  } else {
-    for (int i = 0; i < width - x0; i++)
-      d[i] = lut[s[i]];
-  }
+  LUT_CHUNK16 (a16, s, d, width - x0, lut);
 #endif
 }
 
@@ -1427,15 +1433,7 @@ apply_rows16_c1 (__global const uchar * src, int src_stride,
     const int r = i / chunks, x = (i - r * chunks) << 4;
     __global const uchar *s = src + (size_t) (y0 + r) * src_stride + x;
     __global uchar *d = dst + (size_t) (y0 + r) * dst_stride + x;
-    if (x + 16 <= width) {
-      const uchar16 v = LOAD16_G (a16, s);
-      uchar16 o;
-      LUT16 (o, v, t);
-      STORE16_G (a16, o, d);
-    } else {
-      for (int k = 0; k < width - x; k++)
-        d[k] = t[s[k]];
-    }
+    LUT_CHUNK16 (a16, s, d, width - x, t);
   }
 }
 
