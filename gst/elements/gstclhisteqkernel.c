@@ -60,7 +60,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   prog->one_launch = prog->fused &&
       gst_cl_env_choice (GST_CL_HISTEQ_ONE_LAUNCH_ENV, 0, 1, TRUE);
   prog->eq_groups_per_cu = gst_cl_env_int (GST_CL_HISTEQ_EQ_GROUPS_ENV,
-      1, 8, GST_CL_HISTEQ_EQ_GROUPS_PER_CU);
+      1, GST_CL_HISTEQ_EQ_GROUPS_MAX, GST_CL_HISTEQ_EQ_GROUPS_PER_CU);
   /* the frame's cut and map spread over the work-group: GPUs only, the
    * barriers cost CPU devices more than they save (kernels/histeq.cl);
    * the variable forces it either way */
@@ -195,9 +195,14 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   if (!gst_cl_set_error (status, "clCreateBuffer(histograms)", error))
     goto fail;
   {
-    /* zero at rest: the fused kernel leaves them so after every frame */
-    const gsize n_counters = MAX (tiles + 1, 4);
-    gpointer zeros = g_malloc0 (sizeof (cl_uint) * BINS * (tiles + 1));
+    /* zero at rest: the fused kernel leaves them so after every frame;
+     * histeq_equalize_c1's slice claims (from EQ_CLAIMS, 4) hold the
+     * frame's tag instead */
+    const gsize n_counters = MAX ((gsize) tiles + 1,
+        4 + GST_CL_HISTEQ_EQ_GROUPS_MAX *
+        (gsize) ctx->device->compute_units);
+    gpointer zeros = g_malloc0 (sizeof (cl_uint) * MAX (n_counters,
+            BINS * (gsize) (tiles + 1)));
     bufs->ghist = clCreateBuffer (ctx->context,
         CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
         sizeof (cl_uint) * BINS * (tiles + 1), zeros, &status);

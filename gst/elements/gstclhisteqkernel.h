@@ -107,6 +107,7 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
  * GST_CL_HISTEQ_EQ_GROUPS_PER_CU) */
 #define GST_CL_HISTEQ_EQ_GROUPS_ENV "GST_CL_HISTEQ_EQ_GROUPS"
 #define GST_CL_HISTEQ_EQ_GROUPS_PER_CU 2
+#define GST_CL_HISTEQ_EQ_GROUPS_MAX 8
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
