@@ -73,9 +73,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   /* the one-launch apply's table lookups by byte permutes where the CPU
    * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d",
-      prog->copies, par_tail, prog->apply_w, prog->clahe_w,
-      gst_cl_device_has_vbmi (ctx->device));
+      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d"
+      " -DEQ_KEEP=%d", prog->copies, par_tail, prog->apply_w, prog->clahe_w,
+      gst_cl_device_has_vbmi (ctx->device), GST_CL_HISTEQ_EQ_KEEP);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -104,6 +104,7 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   }
   KERNEL (prog->equalize_serial, "histeq_equalize_serial_c1");
   KERNEL (prog->equalize, "histeq_equalize_c1");
+  KERNEL (prog->equalize_keep, "histeq_equalize_keep_c1");
   KERNEL (prog->lut, "histeq_lut");
   KERNEL (prog->cut, "histeq_cut");
   KERNEL (prog->cut_lut, "histeq_cut_lut");
@@ -125,7 +126,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->hist_lut_serial[0], &prog->hist_lut_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut,
-    &prog->equalize_serial, &prog->equalize
+    &prog->equalize_serial, &prog->equalize, &prog->equalize_keep
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -200,7 +201,7 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
      * frame's tag instead */
     const gsize n_counters = MAX ((gsize) tiles + 1,
         4 + GST_CL_HISTEQ_EQ_GROUPS_MAX *
-        (gsize) ctx->device->compute_units);
+        (gsize) MAX (ctx->device->compute_units, 1));
     gpointer zeros = g_malloc0 (sizeof (cl_uint) * MAX (n_counters,
             BINS * (gsize) (tiles + 1)));
     bufs->ghist = clCreateBuffer (ctx->context,
@@ -621,7 +622,12 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
    * time, the buffer's zero) */
   const cl_uint tag = bufs->eq_tag + 1;
   size_t global[2] = { BINS * (size_t) groups, 1 }, local[2] = { BINS, 1 };
-  cl_kernel k = prog->equalize;
+  /* where every slice fits in the items' registers (the kernel also
+   * checks that the rows are 16-byte aligned) */
+  const gboolean keep = sp->width % 16 == 0 &&
+      (sp->width / 16) * ((sp->height + groups - 1) / groups) <=
+      GST_CL_HISTEQ_EQ_KEEP * BINS;
+  cl_kernel k = keep ? prog->equalize_keep : prog->equalize;
   cl_int status = CL_SUCCESS;
   cl_uint a = 0;
 

@@ -33,6 +33,9 @@ typedef struct
                                  * one launch (CPUs, global mode) */
   cl_kernel equalize;           /* c1: hist_lut and the apply in one
                                  * launch (GPUs, global mode) */
+  cl_kernel equalize_keep;      /* the same, the slices kept in registers
+                                 * (those up to GST_CL_HISTEQ_EQ_KEEP
+                                 * chunks an item) */
   gboolean one_launch;          /* use equalize_serial (CPUs) or equalize
                                  * (GPUs) where it applies (the default
                                  * with fused; GST_CL_HISTEQ_ONE_LAUNCH=0
@@ -108,6 +111,8 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 #define GST_CL_HISTEQ_EQ_GROUPS_ENV "GST_CL_HISTEQ_EQ_GROUPS"
 #define GST_CL_HISTEQ_EQ_GROUPS_PER_CU 2
 #define GST_CL_HISTEQ_EQ_GROUPS_MAX 8
+/* histeq_equalize_keep_c1: 16-byte chunks an item kept in registers */
+#define GST_CL_HISTEQ_EQ_KEEP 4
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
