@@ -1444,6 +1444,16 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * between frames. */
 #define EQ_CLAIMS 4
 
+/* The item's kept chunk @k of rows @y0 .. @y1 - 1 (@chunks 16-byte chunks
+ * a row, the group's items spread over rows and chunks together): its row
+ * and byte, or row -1 past the slice */
+inline int2
+kept_chunk (int k, int chunks, int y0, int y1)
+{
+  const int i = get_local_id (0) + k * BINS, r = i / chunks;
+  return y0 + r < y1 ? (int2) (y0 + r, (i - r * chunks) << 4) : (int2) (-1);
+}
+
 /* EQUALIZE_KERNEL's histogram of its slice: where @keep, as
  * hist_rows16_c1 () with the chunks also kept in @kept (@kept_n an item);
  * else HIST_TILE_c1 */
@@ -1451,10 +1461,10 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
     if (keep) { \
       UNROLL \
       for (int k = 0; k < kept_n; k++) { \
-        const int i = lid + k * BINS, r = i / chunks; \
-        if (y0 + r < y1) { \
+        const int2 at = kept_chunk (k, chunks, y0, y1); \
+        if (at.x >= 0) { \
           kept[k] = *(__global const uchar16 *) (src + src_off + \
-              (size_t) (y0 + r) * src_stride + ((i - r * chunks) << 4)); \
+              (size_t) at.x * src_stride + at.y); \
           HIST16 (h, copy, kept[k]); \
         } \
       } \
@@ -1505,9 +1515,10 @@ NAME (__global const uchar * restrict src, uint src_off, \
   const bool a16 = planes_aligned16 (src + src_off, src_stride, \
       dst + dst_off, dst_stride); \
   const int chunks = width >> 4; \
+  /* the host's choice (enqueue_equalize), checked: a slice past the \
+   * registers would lose pixels */ \
   const bool keep = KEEPN > 0 && a16 && (width & 15) == 0 && \
-      tw == width && th == height && \
-      chunks * ((th + slices - 1) / slices) <= KEEPN * BINS; \
+      chunks * ((height + slices - 1) / slices) <= KEEPN * BINS; \
   const int kept_n = KEEPN; \
   uchar16 kept[KEEPN > 0 ? KEEPN : 1]; \
  \
@@ -1564,13 +1575,13 @@ NAME (__global const uchar * restrict src, uint src_off, \
       barrier (CLK_LOCAL_MEM_FENCE); \
       if (ready) { \
         UNROLL \
-        for (int k = 0; k < KEEPN; k++) { \
-          const int i = lid + k * BINS, r = i / chunks; \
-          if (y0 + r < y1) { \
+        for (int k = 0; k < kept_n; k++) { \
+          const int2 at = kept_chunk (k, chunks, y0, y1); \
+          if (at.x >= 0) { \
             uchar16 o; \
             LUT16 (o, kept[k], (__local const uchar *) table); \
-            *(__global uchar16 *) (dst + dst_off + (size_t) (y0 + r) * \
-                dst_stride + ((i - r * chunks) << 4)) = o; \
+            *(__global uchar16 *) (dst + dst_off + (size_t) at.x * \
+                dst_stride + at.y) = o; \
           } \
         } \
       } \

@@ -20,8 +20,8 @@ typedef struct
   gint width, height;
 } Size;
 
-/* 256x96: three groups of histeq_equalize_c1 whose slices fit its kept
- * chunks, so its waiting groups' path runs on every device */
+/* 256x96: three groups of histeq_equalize_keep_c1 (their slices fit its
+ * kept chunks), so that kernel runs on every device */
 static const Size sizes[] = {
   {1, 1}, {3, 7}, {17, 5}, {64, 48}, {256, 96}, {640, 480}, {1921, 1081},
 };
