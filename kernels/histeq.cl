@@ -798,11 +798,11 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
 }
 
 /* The group's part of a fused launch (histeq_hist_lut_cN, histeq_equalize_c1):
- * slice @slice of tile @tile's rows into the tile's histogram in @ghist,
- * its share of the copied planes, then is_last: whether it is the tile's
- * last group to finish. In scope: the kernels' arguments, lid, lsize, tx,
- * ty and the __local h, sink and last. */
-#define FUSED_SLICE(CN) \
+ * slice @slice of tile @tile's rows into row @GROW of @ghist (the tile's,
+ * or one of its copies), its share of the copied planes, then is_last:
+ * whether it is the tile's last group to finish. In scope: the kernels'
+ * arguments, lid, lsize, tx, ty and the __local h, sink and last. */
+#define FUSED_SLICE(CN, GROW) \
   const int rows = (th + slices - 1) / slices; \
   const int y0 = slice * rows, y1 = min (y0 + rows, th); \
   const int copy = lid & (NCOPIES - 1); \
@@ -818,7 +818,7 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
   for (int c = 0; c < NCOPIES; c++) \
     sum += h[lid * NCOPIES + c]; \
   if (sum) \
-    add_complete (&ghist[tile * BINS + lid], sum, &sink); \
+    add_complete (&ghist[(GROW) * BINS + lid], sum, &sink); \
   /* this group's additions are done before it is counted (the fence: \
    * visible to the whole device, not just the group) */ \
   mem_fence (CLK_GLOBAL_MEM_FENCE); \
@@ -861,7 +861,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   const int lid = get_local_id (0), lsize = BINS; \
   const int slice = get_group_id (0), tile = get_group_id (1); \
   const int tx = tile % tiles_x, ty = tile / tiles_x; \
-  FUSED_SLICE (CN) \
+  FUSED_SLICE (CN, tile) \
   if (!is_last) \
     return; \
   FUSED_TAKE_SUM \
@@ -1403,46 +1403,47 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * each most of a read+write floor's time at 1080p on the H100 and H200.
  * histeq_equalize_c1 is histeq_equalize_serial_c1's scheme in 256-item
  * groups, one slice of rows each (global mode, @smooth 0 or 1):
- *  - every group histograms its slice and copies its share of the other
- *    planes (as histeq_hist_lut_c1); the last to finish takes the sum,
- *    runs the cut and the LUT, and publishes the LUT: its 64 words
+ *  - every group histograms its slice, adds it into one of the frame's
+ *    copies of the histogram (rows of @ghist, by its slice) and copies
+ *    its share of the other planes; the last to finish takes the copies'
+ *    sum, runs the cut and the LUT, and publishes the LUT: its 64 words
  *    rewritten by atomics (so they are in the device's L2 cache when the
- *    atomics return), then the frame's flag (counters[EQ_LUT_FLAG]);
+ *    atomics return), then the frame's flag (counters[EQ_LUT_FLAG] =
+ *    @tag);
  *  - the others wait for the flag, bounded (EQG_MAX_POLLS), and read the
  *    LUT past their own L1 cache (volatile) into local memory;
- *  - every group still there claims bands of @band_rows rows
- *    (counters[EQ_BANDS], an atomic increment each) and applies the LUT
- *    to them; or, in histeq_equalize_keep_c1 where the slices fit in
- *    registers (below), the waiting groups apply it to the chunks they
- *    kept;
- *  - the last group to leave (counters[EQG_LEFT]) zeroes the claims for
- *    the next frame.
- * No group waits on a group that might not be running, and the LUT's
- * maker claims bands until none is left, so the frame is whole whatever
- * number of groups the device holds at once. The host launches no more
- * groups than the device holds, so normally none gives up waiting.
- * @tag: the frame's value of the flag, different from the last frame's.
- * Claims by compare-and-swap up to a limit (histeq_equalize_serial_c1's)
- * failed and retried under 264 groups: 0.6 us a claim, 0.15 ms a 480p
- * frame (H200). */
+ *  - every group applies the LUT to its own slice: histeq_equalize_c1
+ *    reads it again (mostly from L2), histeq_equalize_keep_c1 applies it
+ *    to the chunks it kept in registers where the slices fit (below).
+ * The copies: under 253 groups at 1080p (H200), all adding into one row
+ * kept the last group's additions queued for 1.2 us of a frame's 7
+ * (globaltimer stamps, docs/results/gpu-session22); a group's own slice
+ * instead of bands claimed by atomic increments took 0.003 ms off a 4K
+ * frame (0.025 to 0.022 ms). The LUT in 128 words tagged with the frame,
+ * each item of a waiting group polling its own, ran 0.001-0.002 ms
+ * slower at 480p and 1080p (H200, run 3).
+ * No group waits on a group that might not be running: a group that gives
+ * up waiting marks its slice given up (counters[EQ_CLAIMS + slice] =
+ * ~@tag) before it looks at the flag a last time; the maker, once its
+ * flag is in L2 (the old value returned), claims every slice so marked
+ * (~@tag to @tag) and applies it. Each slice is written once, and
+ * the maker takes no slice from a group still waiting: claiming those too
+ * left most of a 4K frame to the maker, 0.044 ms against 0.024 (H200).
+ * The host launches no more groups than the device holds, so normally
+ * none gives up. @tag differs from the last frame's, so nothing is reset
+ * between frames. */
+#ifndef EQG_MAX_POLLS
 #define EQG_MAX_POLLS 4096
-#define EQG_LEFT 1
+#endif
+#define EQ_CLAIMS 4
+
 /* histeq_equalize_keep_c1: where a group's slice fits in its registers
  * (EQ_KEEP 16-byte chunks an item, GST_CL_HISTEQ_EQ_KEEP: 480p to 1080p
- * frames on an H100 or H200), a waiting group keeps
- * the chunks it histograms and applies the LUT to them, so most of the
- * frame is read once (H200: 480p and 1080p 0.002-0.003 ms faster).
- * 4K frames take the bands below: 12 chunks (a 4K frame's 9) spilled
- * 452 bytes an item, and 4K ran 0.002-0.003 ms slower.
- * A group that gives up waiting marks its slice given up
- * (counters[EQ_CLAIMS + slice] = ~@tag) before it looks at the flag a
- * last time; the LUT's maker, after publishing, claims every slice so
- * marked (~@tag to @tag) and reads it again. Each slice is written once,
- * and the maker takes no slice from a group still waiting: claiming those
- * too (the first version) left most of a 4K frame to the maker, 0.044 ms
- * against 0.024 (H200). Values from the frame's tag, so nothing is reset
- * between frames. */
-#define EQ_CLAIMS 4
+ * frames on an H100 or H200), a waiting group keeps the chunks it
+ * histograms and applies the LUT to them, so most of the frame is read
+ * once (H200: 480p and 1080p 0.002-0.003 ms faster). 4K frames take
+ * histeq_equalize_c1: 12 chunks (a 4K frame's 9) spilled 452 bytes an
+ * item, and 4K ran 0.002-0.003 ms slower. */
 
 /* The item's kept chunk @k of rows @y0 .. @y1 - 1 (@chunks 16-byte chunks
  * a row, the group's items spread over rows and chunks together): its row
@@ -1497,21 +1498,19 @@ NAME (__global const uchar * restrict src, uint src_off, \
     int smooth, __global float * restrict state, \
     __global float * restrict frame_state, __global uchar * restrict lut, \
     __global uchar * restrict dst, int8 cp0, int8 cp1, uint dst_off, \
-    int dst_stride, uint tag, int band_rows) \
+    int dst_stride, uint tag) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local int hist[BINS]; \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
   __local int last, ready, i0; \
-  __local uint sink, band; \
+  __local uint sink; \
   __local uint table[BINS / 4]; \
   __local int stolen[BINS], n_stolen; \
   const int lid = get_local_id (0), lsize = BINS; \
   /* one tile (@tiles is 1) */ \
   const int slice = get_group_id (0), tile = 0, tx = 0, ty = 0; \
-  const uint bands = (uint) ((height + band_rows - 1) / band_rows); \
-  __global uint *lut_words = (__global uint *) lut; \
   const bool a16 = planes_aligned16 (src + src_off, src_stride, \
       dst + dst_off, dst_stride); \
   const int chunks = width >> 4; \
@@ -1521,11 +1520,21 @@ NAME (__global const uchar * restrict src, uint src_off, \
       chunks * ((height + slices - 1) / slices) <= KEEPN * BINS; \
   const int kept_n = KEEPN; \
   uchar16 kept[KEEPN > 0 ? KEEPN : 1]; \
+  __global uint *lut_words = (__global uint *) lut; \
  \
-  FUSED_SLICE (keep) \
+  FUSED_SLICE (keep, slice % EQ_GCOPIES) \
   if (is_last) { \
-    /* every slice is in */ \
-    FUSED_TAKE_SUM \
+    /* every slice is in: the copies' sum, and zeros left (every copy, \
+     * the exchanges in flight together: only those a frame's groups used, \
+     * 253>>5 at 1080p, took 1.4-1.6 us against 0.4, H200 runs 4 and 5) */ \
+    uint v = 0; \
+    UNROLL \
+    for (int c = 0; c < EQ_GCOPIES; c++) \
+      v += atomic_xchg (&ghist[c * BINS + lid], 0); \
+    hist[lid] = v; \
+    partial[lid] = v; \
+    if (lid == 0) \
+      counters[0] = 0; \
     if (smooth) { \
       L.q[lid] = v; \
       barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
@@ -1544,12 +1553,9 @@ NAME (__global const uchar * restrict src, uint src_off, \
         sink = 1; \
     } \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-    /* Published. The keeping kernel reads the slices' claims next, so it \
-     * uses the old value: the flag is in L2 before them. Not needed \
-     * without claims (4K flat frames: 0.001 ms, H200 run 7). */ \
-    if (lid == 0 && KEEPN == 0) \
-      atomic_xchg (&counters[EQ_LUT_FLAG], tag); \
-    else if (lid == 0 && atomic_xchg (&counters[EQ_LUT_FLAG], tag) == tag) \
+    /* published; the old value is used, so the flag is in L2 before the \
+     * slices' marks are read below */ \
+    if (lid == 0 && atomic_xchg (&counters[EQ_LUT_FLAG], tag) == tag) \
       sink = 1; \
   } else { \
     if (lid == 0) { \
@@ -1557,7 +1563,7 @@ NAME (__global const uchar * restrict src, uint src_off, \
       for (int i = 0; i < EQG_MAX_POLLS && *flag != tag; i++) \
         ; \
       ready = atomic_add (&counters[EQ_LUT_FLAG], 0) == tag; \
-      if (!ready && keep) { \
+      if (!ready) { \
         /* give the slice up, then look at the flag once more: published \
          * since, the slice is the LUT maker's or ours, whoever claims it \
          * first; not, the maker finds it given up */ \
@@ -1570,65 +1576,47 @@ NAME (__global const uchar * restrict src, uint src_off, \
     barrier (CLK_LOCAL_MEM_FENCE); \
     if (ready && lid < BINS / 4) \
       table[lid] = ((volatile __global const uint *) lut_words)[lid]; \
-    if (keep) { \
-      /* the table is in; the LUT's maker reads its slice again below */ \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      if (ready) { \
-        UNROLL \
-        for (int k = 0; k < kept_n; k++) { \
-          const int2 at = kept_chunk (k, chunks, y0, y1); \
-          if (at.x >= 0) { \
-            uchar16 o; \
-            LUT16 (o, kept[k], (__local const uchar *) table); \
-            *(__global uchar16 *) (dst + dst_off + (size_t) at.x * \
-                dst_stride + at.y) = o; \
-          } \
-        } \
-      } \
-      return; \
-    } \
   } \
+  /* the table is in where go (a private copy of the flag: see frame_last \
+   * in histeq_hist_lut) */ \
+  barrier (CLK_LOCAL_MEM_FENCE); \
   const int go = is_last || ready; \
-  if (keep) { \
-    /* the LUT's maker: its own slice read again (one of many), then the \
-     * slices given up by groups that stopped waiting, listed in @stolen \
-     * (normally none) */ \
+  if (go && keep && !is_last) { \
+    UNROLL \
+    for (int k = 0; k < kept_n; k++) { \
+      const int2 at = kept_chunk (k, chunks, y0, y1); \
+      if (at.x >= 0) { \
+        uchar16 o; \
+        LUT16 (o, kept[k], (__local const uchar *) table); \
+        *(__global uchar16 *) (dst + dst_off + (size_t) at.x * dst_stride + \
+            at.y) = o; \
+      } \
+    } \
+  } else if (go && a16) { \
+    /* the aligned case compiled on its own */ \
     apply_rows16_c1 (src + src_off, src_stride, dst + dst_off, dst_stride, \
         width, y0, y1, (__local const uchar *) table, true); \
-    for (int s0 = 0; s0 < slices; s0 += BINS) { \
-      if (lid == 0) \
-        n_stolen = 0; \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      if (s0 + lid < slices && \
-          atomic_cmpxchg (&counters[EQ_CLAIMS + s0 + lid], ~tag, tag) == ~tag) \
-        stolen[atomic_inc (&n_stolen)] = s0 + lid; \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      for (int j = 0; j < n_stolen; j++) \
-        apply_rows16_c1 (src + src_off, src_stride, dst + dst_off, \
-            dst_stride, width, stolen[j] * rows, \
-            min ((stolen[j] + 1) * rows, th), (__local const uchar *) table, \
-            true); \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-    } \
-    return; \
-  } \
-  while (go) { \
-    /* the table is in, and every item has read the last band */ \
-    barrier (CLK_LOCAL_MEM_FENCE); \
-    if (lid == 0) \
-      band = atomic_inc (&counters[EQ_BANDS]); \
-    barrier (CLK_LOCAL_MEM_FENCE); \
-    const uint b = band; \
-    if (b >= bands) \
-      break; \
+  } else if (go) { \
     apply_rows16_c1 (src + src_off, src_stride, dst + dst_off, dst_stride, \
-        width, (int) b * band_rows, min ((int) (b + 1) * band_rows, height), \
-        (__local const uchar *) table, a16); \
+        width, y0, y1, (__local const uchar *) table, false); \
   } \
-  /* every group's claims are done when the last one leaves */ \
-  if (lid == 0 && atomic_inc (&counters[EQG_LEFT]) == (uint) slices - 1) { \
-    atomic_xchg (&counters[EQ_BANDS], 0); \
-    atomic_xchg (&counters[EQG_LEFT], 0); \
+  if (!is_last) \
+    return; \
+  /* the LUT's maker: the slices given up by groups that stopped waiting, \
+   * listed in @stolen (normally none) */ \
+  for (int s0 = 0; s0 < slices; s0 += BINS) { \
+    if (lid == 0) \
+      n_stolen = 0; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if (s0 + lid < slices && \
+        atomic_cmpxchg (&counters[EQ_CLAIMS + s0 + lid], ~tag, tag) == ~tag) \
+      stolen[atomic_inc (&n_stolen)] = s0 + lid; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    for (int j = 0; j < n_stolen; j++) \
+      apply_rows16_c1 (src + src_off, src_stride, dst + dst_off, dst_stride, \
+          width, stolen[j] * rows, min ((stolen[j] + 1) * rows, th), \
+          (__local const uchar *) table, a16); \
+    barrier (CLK_LOCAL_MEM_FENCE); \
   } \
 }
 

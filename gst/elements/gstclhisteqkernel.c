@@ -74,8 +74,10 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
    * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d"
-      " -DEQ_KEEP=%d", prog->copies, par_tail, prog->apply_w, prog->clahe_w,
-      gst_cl_device_has_vbmi (ctx->device), GST_CL_HISTEQ_EQ_KEEP);
+      " -DEQ_KEEP=%d -DEQ_GCOPIES=%d", prog->copies, par_tail, prog->apply_w,
+      prog->clahe_w, gst_cl_device_has_vbmi (ctx->device),
+      GST_CL_HISTEQ_EQ_KEEP, gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
+          GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -202,11 +204,14 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     const gsize n_counters = MAX ((gsize) tiles + 1,
         4 + GST_CL_HISTEQ_EQ_GROUPS_MAX *
         (gsize) MAX (ctx->device->compute_units, 1));
+    /* a row a tile and one for the frame; histeq_equalize_c1's copies */
+    const gsize ghist_rows = MAX ((gsize) tiles + 1,
+        GST_CL_HISTEQ_EQ_GCOPIES_MAX);
     gpointer zeros = g_malloc0 (sizeof (cl_uint) * MAX (n_counters,
-            BINS * (gsize) (tiles + 1)));
+            BINS * ghist_rows));
     bufs->ghist = clCreateBuffer (ctx->context,
         CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-        sizeof (cl_uint) * BINS * (tiles + 1), zeros, &status);
+        sizeof (cl_uint) * BINS * ghist_rows, zeros, &status);
     if (status == CL_SUCCESS)
       bufs->counters = clCreateBuffer (ctx->context,
           CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -617,7 +622,6 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   const gint groups = CLAMP (MIN (prog->eq_groups_per_cu *
           (gint) prog->compute_units,
           sp->width * sp->height / EQ_GROUP_PIXELS), 1, sp->height);
-  const cl_int band_rows = MAX (1, sp->height / (2 * groups));
   /* the LUT flag's value this frame: not the last frame's (nor, the first
    * time, the buffer's zero) */
   const cl_uint tag = bufs->eq_tag + 1;
@@ -636,7 +640,6 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
-  status |= clSetKernelArg (k, a++, sizeof (cl_int), &band_rows);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
   status = enqueue_frame_kernel (queue, k, global, local, event, steps);
