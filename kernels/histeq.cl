@@ -1404,7 +1404,8 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * histeq_equalize_c1 is histeq_equalize_serial_c1's scheme in 256-item
  * groups, one slice of rows each (global mode, @smooth 0 or 1):
  *  - every group histograms its slice, adds it into one of the frame's
- *    copies of the histogram (rows of @ghist, by its slice) and copies
+ *    copies of the histogram (rows of @ghist, by its slice; one row under
+ *    EQ_SPREAD_GROUPS groups) and copies
  *    its share of the other planes; the last to finish takes the copies'
  *    sum, runs the cut and the LUT, and publishes the LUT: its 64 words
  *    rewritten by atomics (so they are in the device's L2 cache when the
@@ -1487,6 +1488,12 @@ apply_rows16_c1 (__global const uchar * src, int src_stride,
   }
 }
 
+/* groups from which EQUALIZE_KERNEL adds into EQ_GCOPIES copies (a
+ * -D: checkers on CPU devices, whose groups are few, can lower it) */
+#ifndef EQ_SPREAD_GROUPS
+#define EQ_SPREAD_GROUPS 64
+#endif
+
 #define EQUALIZE_KERNEL(NAME, KEEPN) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 NAME (__global const uchar * restrict src, uint src_off, \
@@ -1522,15 +1529,23 @@ NAME (__global const uchar * restrict src, uint src_off, \
   uchar16 kept[KEEPN > 0 ? KEEPN : 1]; \
   __global uint *lut_words = (__global uint *) lut; \
  \
-  FUSED_SLICE (keep, slice % EQ_GCOPIES) \
+  /* the histogram's copies where the groups are many (a few dozen gain \
+   * nothing from them, and the sum costs the maker) */ \
+  const bool spread = slices >= EQ_SPREAD_GROUPS; \
+ \
+  FUSED_SLICE (keep, spread ? slice % EQ_GCOPIES : 0) \
   if (is_last) { \
     /* every slice is in: the copies' sum, and zeros left (every copy, \
      * the exchanges in flight together: only those a frame's groups used, \
      * 253>>5 at 1080p, took 1.4-1.6 us against 0.4, H200 runs 4 and 5) */ \
     uint v = 0; \
-    UNROLL \
-    for (int c = 0; c < EQ_GCOPIES; c++) \
-      v += atomic_xchg (&ghist[c * BINS + lid], 0); \
+    if (spread) { \
+      UNROLL \
+      for (int c = 0; c < EQ_GCOPIES; c++) \
+        v += atomic_xchg (&ghist[c * BINS + lid], 0); \
+    } else { \
+      v = atomic_xchg (&ghist[lid], 0); \
+    } \
     hist[lid] = v; \
     partial[lid] = v; \
     if (lid == 0) \

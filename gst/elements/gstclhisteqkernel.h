@@ -112,8 +112,8 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 #define GST_CL_HISTEQ_EQ_GROUPS_PER_CU 2
 #define GST_CL_HISTEQ_EQ_GROUPS_MAX 8
 /* GPUs' one-launch kernel: copies of the frame's histogram that its groups
- * add into, a group's by its slice (1..GST_CL_HISTEQ_EQ_GCOPIES_MAX,
- * kernels/histeq.cl) */
+ * add into, a group's by its slice, from 64 groups
+ * (1..GST_CL_HISTEQ_EQ_GCOPIES_MAX, kernels/histeq.cl) */
 #define GST_CL_HISTEQ_EQ_GCOPIES_ENV "GST_CL_HISTEQ_EQ_GCOPIES"
 #define GST_CL_HISTEQ_EQ_GCOPIES 8
 #define GST_CL_HISTEQ_EQ_GCOPIES_MAX 32
