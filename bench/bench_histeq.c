@@ -250,6 +250,8 @@ main (int argc, char **argv)
         iters);
     run_both (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 0,
         iters);
+    run_both (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_GLOBAL, 8,
+        iters);
     run_both (ctx, &prog, width, height, 4, FALSE, GST_CL_HISTEQ_CLAHE, 0,
         iters);
     gst_cl_histeq_program_clear (&prog);

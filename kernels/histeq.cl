@@ -13,6 +13,9 @@
  *                 hitting the same bin (a flat frame) land in different banks
  *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
  *                 IEEE float division; bit-exactness needs it)
+ *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
+ *   -DFRAME_LUT=0 the one-launch kernels' frame step by cut_body () and
+ *                 lut_body () instead of frame_lut_group () (comparison)
  *
  * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
  * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
@@ -42,6 +45,17 @@
  *   histeq_copy       bytes of a plane (chroma), 16 per work-item
  */
 #pragma OPENCL FP_CONTRACT OFF
+
+/* the host passes -DPAR_TAIL=0 or 1 (GPUs): the frame-wide steps spread
+ * over the work-group */
+#ifndef PAR_TAIL
+#define PAR_TAIL 0
+#endif
+/* the one-launch kernels' frame step and LUT by frame_lut_group () (a -D:
+ * 0 keeps cut_body () and lut_body (), to compare) */
+#ifndef FRAME_LUT
+#define FRAME_LUT PAR_TAIL
+#endif
 
 #define BINS 256
 /* Floats of temporal state per tile: the smoothed mapping. The frame's
@@ -273,19 +287,26 @@ median_shift (__global const float *d, int n, __local int *bins)
   return 0.0f;
 }
 
-/* One Newton step of the brightness shift *@d from the sums of the terms
+/* One Newton step of the brightness shift @d from the sums of the terms
  * (@m) and of the slopes (@sl) toward @target, clamped to +-MAX_SHIFT; a
- * flat mapping (no slope) stops it, as find_shift () in gst/ref/histeq.c. */
+ * flat mapping (no slope, sl <= 1e-3) stops it (the caller's check), as
+ * find_shift () in gst/ref/histeq.c. newton_step (): the step and the
+ * check on the group's local copies. */
+inline float
+newton_next (float m, float sl, float target, float d)
+{
+  const float v = d + (m - target) / sl;
+  return v > MAX_SHIFT ? MAX_SHIFT : v < -MAX_SHIFT ? -MAX_SHIFT : v;
+}
+
 inline void
 newton_step (float m, float sl, float target, __local float *d,
     __local int *stop)
 {
-  if (!(sl > 1e-3f)) {
+  if (!(sl > 1e-3f))
     *stop = 1;
-  } else {
-    const float v = *d + (m - target) / sl;
-    *d = v > MAX_SHIFT ? MAX_SHIFT : v < -MAX_SHIFT ? -MAX_SHIFT : v;
-  }
+  else
+    *d = newton_next (m, sl, target, *d);
 }
 
 /* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
@@ -706,6 +727,190 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
   }
 
   lut[(size_t) tile * BINS + b] = lut_entry (f[b], b, strength);
+}
+
+/* ---- global mode's frame step and LUT with few barriers (GPUs) -------- */
+
+/* cut_body () and lut_body () one after the other took some 80 barriers on
+ * one group while every other group of the one-launch kernel waited (the
+ * tree sums 6 each, the scan 19, the mapping computed twice): 3.8 us of
+ * the H200's 1080p frame with smoothing, 1.2-1.4 us without. Here a sum
+ * takes two barriers, the scan two, the Newton step runs in every item's
+ * registers, and sums that do not depend on each other share barriers.
+ * The same additions in the same order, so the same bits. */
+
+/* tree_sum ()'s first three levels (pairs 128, 64 and 32 apart) for entry
+ * @i < 32 of @v */
+inline float
+tree_top (__local const float *v, int i)
+{
+  return ((v[i] + v[i + 128]) + (v[i + 64] + v[i + 192])) +
+      ((v[i + 32] + v[i + 160]) + (v[i + 96] + v[i + 224]));
+}
+
+/* its last five levels on tree_top ()'s 32 values (@y: 8 vectors), by
+ * every item in its registers: the sum without a barrier after. Vector
+ * adds pair the same entries (y[i] + y[i + 16], then 8, 4, 2, 1 apart);
+ * 8 broadcast loads an item, where 32 scalar ones by all 8 warps were 256
+ * shared-memory loads a sum. */
+inline float
+tree_low (__local const float4 * y)
+{
+  const float4 u0 = (y[0] + y[4]) + (y[2] + y[6]);
+  const float4 u1 = (y[1] + y[5]) + (y[3] + y[7]);
+  const float4 w = u0 + u1;
+  const float2 z = w.s01 + w.s23;
+  return z.s0 + z.s1;
+}
+
+typedef struct
+{
+  int q[BINS];
+  int2 chunk[BINS / 16];        /* a chunk's count and first non-zero bin's */
+  float tm[BINS], ts[BINS], tq[BINS], g[BINS], gs[BINS];
+  float4 ym[8], ys[8], yq[8];  /* tree_top ()'s 32 values of a sum */
+} FrameLocal;
+
+/* find_shift ()'s terms for bin b at the shift @d, into L->tm and L->ts
+ * (@v: the bin's count, @p: its share) */
+inline void
+newton_terms (__local FrameLocal * L, int b, int v, float p, float d)
+{
+  const float x = (float) b - d;
+  L->tm[b] = v ? p * shifted (L->g, x) : 0.0f;
+  L->ts[b] = v ? p * slope_at (L->g, x) : 0.0f;
+}
+
+/* their sums' first levels, after a barrier, and where @own the target's
+ * sum's (L->tq) */
+inline void
+newton_tops (__local FrameLocal * L, int b, bool own)
+{
+  if (b < 32) {
+    ((__local float *) L->ym)[b] = tree_top (L->tm, b);
+    ((__local float *) L->ys)[b] = tree_top (L->ts, b);
+    if (own)
+      ((__local float *) L->yq)[b] = tree_top (L->tq, b);
+  }
+}
+
+/* Global mode (one tile): the frame's histogram, @v being this item's bin,
+ * to the LUT in @table (the group's) with, where @smooth, cut_body ()'s
+ * frame state and lut_body ()'s tile state: what those two compute, for
+ * the whole group (local size BINS). */
+inline void
+frame_lut_group (int v, int total, int smooth, float alpha,
+    float cut_threshold, int reset, float strength,
+    __global float * restrict frame_state, __global float * restrict state,
+    __local FrameLocal * L, __local uchar * table)
+{
+  const int b = get_local_id (0), r = b & 15, chunk = b >> 4;
+  /* the global reads first, their latency under the first sums */
+  float pdf_b = 0.0f, map_b = 0.0f, st_b = 0.0f, target0 = 0.0f;
+  float target = 0.0f;
+  int is_cut = 0;
+  if (smooth) {
+    pdf_b = frame_state[b];
+    map_b = frame_state[FS_MAP + b];
+    st_b = state[b];
+    target0 = frame_state[FS_TARGET];
+    is_cut = reset || frame_state[FS_VALID] == 0.0f;
+  }
+  const float inv = 1.0f / (float) total;
+  const float p = (float) v * inv;
+
+  L->q[b] = v;
+  L->tm[b] = fabs (p - pdf_b);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (b < 32)
+    ((__local float *) L->ym)[b] = tree_top (L->tm, b);
+  /* the scan (integers: any order is exact): this item's sum within its
+   * chunk of 16 bins, then the chunks' below it; the chunk's 16 items load
+   * the same vectors (broadcast) */
+  __local const int4 *q4 = (__local const int4 *) L->q + (chunk << 2);
+  __local const int4 *chunks4 = (__local const int4 *) L->chunk;
+  int within = 0, chunk_sum = 0, chunk_first = 0;
+  UNROLL
+  for (int j = 0; j < 4; j++) {
+    const int4 x = q4[j];
+    const int k = j << 2;
+    chunk_sum += (x.s0 + x.s1) + (x.s2 + x.s3);
+    within += (k <= r ? x.s0 : 0) + (k + 1 <= r ? x.s1 : 0) +
+        (k + 2 <= r ? x.s2 : 0) + (k + 3 <= r ? x.s3 : 0);
+    chunk_first = chunk_first ? chunk_first : x.s0 ? x.s0 : x.s1 ? x.s1 :
+        x.s2 ? x.s2 : x.s3;
+  }
+  if (r == 15)
+    L->chunk[chunk] = (int2) (chunk_sum, chunk_first);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* the chunks below this one's, and the first non-empty bin's count */
+  int sum = within, at_first = 0;
+  UNROLL
+  for (int c = 0; c < BINS / 32; c++) {
+    const int4 e = chunks4[c];
+    sum += (2 * c < chunk ? e.s0 : 0) + (2 * c + 1 < chunk ? e.s2 : 0);
+    at_first = at_first ? at_first : e.s1 ? e.s1 : e.s3;
+  }
+  /* equalize_map (): bins up to the first non-empty one (at_first pixels)
+   * map to 0; one value, the frame as it is */
+  float fb;
+  if (at_first == total)
+    fb = (float) b;
+  else if (sum == 0)
+    fb = 0.0f;
+  else
+    fb = (float) (sum - at_first) * (255.0f / (float) (total - at_first));
+
+  if (!smooth) {
+    table[b] = lut_entry (fb, b, strength);
+    return;
+  }
+
+  /* cut_body (): the cut, the smoothed pdf and mapping */
+  if (0.5f * tree_low (L->ym) > cut_threshold)
+    is_cut = 1;
+  frame_state[b] = smoothed (pdf_b, p, alpha, is_cut);
+  L->tq[b] = p * fb;
+  const float g_b = smoothed (map_b, fb, alpha, is_cut);
+  L->g[b] = g_b;
+  frame_state[FS_MAP + b] = g_b;
+  /* lut_body ()'s smoothing of the tile's mapping */
+  const bool tile_smooth = alpha < 1.0f;
+  if (tile_smooth) {
+    const float s_b = smoothed (st_b, fb, alpha, is_cut);
+    state[b] = s_b;
+    L->gs[b] = s_b;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* the brightness shift: 3 Newton steps from 0, every item the same; all
+   * steps run their sums, and once stopped d no longer moves. The first
+   * step's sums share their barriers with the target's own sum. */
+  float d = 0.0f;
+  int stop = is_cut;
+  UNROLL
+  for (int it = 0; it < 3; it++) {
+    newton_terms (L, b, v, p, d);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    newton_tops (L, b, it == 0);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    const float m = tree_low (L->ym), sl = tree_low (L->ys);
+    /* the target from the first step's sums (by a select: assigned
+     * under if (it == 0), PoCL 3.1 lost it and the target came out 0) */
+    target = it == 0 ? smoothed (target0, tree_low (L->yq), alpha, is_cut) :
+        target;
+    d = !stop && sl > 1e-3f ? newton_next (m, sl, target, d) : d;
+    stop = stop || !(sl > 1e-3f);
+  }
+  const float shift = is_cut ? 0.0f : d;
+  if (b == 0) {
+    frame_state[FS_VALID] = 1.0f;
+    frame_state[FS_CUT] = is_cut ? 1.0f : 0.0f;
+    frame_state[FS_TARGET] = target;
+    frame_state[FS_SHIFT] = shift;
+  }
+  /* lut_body (): the smoothed mapping read at the shift */
+  table[b] = lut_entry (tile_smooth ? shifted (L->gs, (float) b - shift) :
+      fb, b, strength);
 }
 
 __kernel void
@@ -1515,6 +1720,7 @@ NAME (__global const uchar * restrict src, uint src_off, \
   __local int hist[BINS]; \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
+  __local FrameLocal F; \
   __local int last, ready, i0; \
   __local uint sink; \
   __local uint table[BINS / 4]; \
@@ -1530,6 +1736,7 @@ NAME (__global const uchar * restrict src, uint src_off, \
   const bool keep = KEEPN > 0 && a16 && (width & 15) == 0 && \
       chunks * ((height + slices - 1) / slices) <= KEEPN * BINS; \
   const int kept_n = KEEPN; \
+  uint flag_old = 0; \
   uchar16 kept[KEEPN > 0 ? KEEPN : 1]; \
   __global uint *lut_words = (__global uint *) lut; \
  \
@@ -1551,34 +1758,58 @@ NAME (__global const uchar * restrict src, uint src_off, \
       v = atomic_xchg (&ghist[lid], 0); \
     } \
     FUSED_KEEP_SUM (v) \
-    if (smooth) { \
-      L.q[lid] = v; \
-      barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-      cut_body (1, 0, alpha, cut_threshold, reset, 1, frame_state, &L); \
-    } \
-    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-    lut_body (0, hist, total, 0, 0, lut_scale, strength, \
-        smooth ? alpha : 1.0f, state, frame_state, lut, f, g, &i0); \
-    barrier (CLK_GLOBAL_MEM_FENCE); \
-    if (lid < BINS / 4) { \
-      const uint word = lut_words[lid]; \
-      table[lid] = word; \
-      /* the old value is used, so the store is done (in L2) before the \
-       * flag below; it is this word, so sink is never written */ \
-      if (atomic_xchg (&lut_words[lid], word) != word) \
+    if (FRAME_LUT) { \
+      frame_lut_group ((int) v, total, smooth, alpha, cut_threshold, reset, \
+          strength, frame_state, state, &F, (__local uchar *) table); \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      /* the LUT stored from the table; the old value is used, so the \
+       * store is done (in L2) before the flag below (sink: a dummy) */ \
+      if (lid < BINS / 4 && \
+          atomic_xchg (&lut_words[lid], table[lid]) == ~table[lid]) \
         sink = 1; \
+    } else { \
+      if (smooth) { \
+        L.q[lid] = v; \
+        barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+        cut_body (1, 0, alpha, cut_threshold, reset, 1, frame_state, &L); \
+      } \
+      barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+      lut_body (0, hist, total, 0, 0, lut_scale, strength, \
+          smooth ? alpha : 1.0f, state, frame_state, lut, f, g, &i0); \
+      barrier (CLK_GLOBAL_MEM_FENCE); \
+      if (lid < BINS / 4) { \
+        const uint word = lut_words[lid]; \
+        table[lid] = word; \
+        /* the old value is used, so the store is done (in L2) before \
+         * the flag below; it is this word, so sink is never written */ \
+        if (atomic_xchg (&lut_words[lid], word) != word) \
+          sink = 1; \
+      } \
     } \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-    /* published; the old value is used, so the flag is in L2 before the \
-     * slices' marks are read below */ \
-    if (lid == 0 && atomic_xchg (&counters[EQ_LUT_FLAG], tag) == tag) \
-      sink = 1; \
+    /* published; the old value is used (after the apply, which so runs \
+     * while it comes back), so the flag is in L2 before the slices' \
+     * marks are read below */ \
+    if (lid == 0) \
+      flag_old = atomic_xchg (&counters[EQ_LUT_FLAG], tag); \
+    /* The maker applies its slice from @src, not from its kept chunks: \
+     * dead here, they are overwritten so the compiler knows (kept live \
+     * through the LUT's sums, ptxas spilled 180 bytes an item and the \
+     * keeping kernel lost 0.001-0.002 ms at 1080p, H200 run 3) */ \
+    UNROLL \
+    for (int k = 0; k < kept_n; k++) \
+      kept[k] = (uchar16) (0); \
   } else { \
     if (lid == 0) { \
       volatile __global const uint *flag = counters + EQ_LUT_FLAG; \
-      for (int i = 0; i < EQG_MAX_POLLS && *flag != tag; i++) \
+      bool seen = false; \
+      for (int i = 0; i < EQG_MAX_POLLS && !(seen = *flag == tag); i++) \
         ; \
-      ready = atomic_add (&counters[EQ_LUT_FLAG], 0) == tag; \
+      /* Seen, the LUT is in L2 (the maker's exchanges returned before \
+       * it set the flag) for the volatile reads below; an atomic read \
+       * as well cost every waiter another trip to L2. Not seen, the \
+       * atomic is the last look before giving up. */ \
+      ready = seen || atomic_add (&counters[EQ_LUT_FLAG], 0) == tag; \
       if (!ready) { \
         /* give the slice up, then look at the flag once more: published \
          * since, the slice is the LUT maker's or ours, whoever claims it \
@@ -1618,6 +1849,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
   } \
   if (!is_last) \
     return; \
+  if (lid == 0 && flag_old == tag) \
+    sink = 1; \
   /* the LUT's maker: the slices given up by groups that stopped waiting, \
    * listed in @stolen (normally none) */ \
   for (int s0 = 0; s0 < slices; s0 += BINS) { \
