@@ -734,7 +734,9 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
 /* cut_body () and lut_body () one after the other took some 80 barriers on
  * one group while every other group of the one-launch kernel waited (the
  * tree sums 6 each, the scan 19, the mapping computed twice): 3.8 us of
- * the H200's 1080p frame with smoothing, 1.2-1.4 us without. Here a sum
+ * the H200's 1080p frame with smoothing, 1.2-1.4 us without (session 22's
+ * trace). Here (H200, docs/results/gpu-session23 run 6: 1080p with
+ * smoothing 0.017-0.018 -> 0.015-0.016 ms, 4K 0.025-0.026 -> 0.024) a sum
  * takes two barriers, the scan two, the Newton step runs in every item's
  * registers, and sums that do not depend on each other share barriers.
  * The same additions in the same order, so the same bits. */
@@ -1795,7 +1797,7 @@ NAME (__global const uchar * restrict src, uint src_off, \
     /* The maker applies its slice from @src, not from its kept chunks: \
      * dead here, they are overwritten so the compiler knows (kept live \
      * through the LUT's sums, ptxas spilled 180 bytes an item and the \
-     * keeping kernel lost 0.001-0.002 ms at 1080p, H200 run 3) */ \
+     * keeping kernel lost 0.001-0.002 ms at 1080p: gpu-session23 run 3) */ \
     UNROLL \
     for (int k = 0; k < kept_n; k++) \
       kept[k] = (uchar16) (0); \
