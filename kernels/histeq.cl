@@ -14,8 +14,6 @@
  *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
  *                 IEEE float division; bit-exactness needs it)
  *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
- *   -DFRAME_LUT=0 the one-launch kernels' frame step by cut_body () and
- *                 lut_body () instead of frame_lut_group () (comparison)
  *
  * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
  * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
@@ -45,17 +43,6 @@
  *   histeq_copy       bytes of a plane (chroma), 16 per work-item
  */
 #pragma OPENCL FP_CONTRACT OFF
-
-/* the host passes -DPAR_TAIL=0 or 1 (GPUs): the frame-wide steps spread
- * over the work-group */
-#ifndef PAR_TAIL
-#define PAR_TAIL 0
-#endif
-/* the one-launch kernels' frame step and LUT by frame_lut_group () (a -D:
- * 0 keeps cut_body () and lut_body (), to compare) */
-#ifndef FRAME_LUT
-#define FRAME_LUT PAR_TAIL
-#endif
 
 #define BINS 256
 /* Floats of temporal state per tile: the smoothed mapping. The frame's
@@ -222,6 +209,19 @@ equalize_map (__local const int *hist, int total, __local float *f)
   }
 }
 
+/* equalize_map ()'s value of bin @b from its inclusive prefix sum @sum,
+ * for the group forms: the first non-empty bin (@at_first pixels) and
+ * those before it map to 0; one value, the frame as it is. */
+inline float
+equalized_bin (int b, int sum, int at_first, int total)
+{
+  if (at_first == total)
+    return (float) b;
+  if (sum == 0)
+    return 0.0f;
+  return (float) (sum - at_first) * (255.0f / (float) (total - at_first));
+}
+
 /* Mapping @g read at @x, linear between bins, the end bins outside (x > 0
  * makes the int conversion a floor). */
 inline float
@@ -386,14 +386,8 @@ equalize_map_group (__local int *hist, int total, __local float *f,
       (b == BINS - 1 && sum == 0))
     *i0 = b;
   barrier (CLK_LOCAL_MEM_FENCE);
-  const int first = *i0, at_first = hist[first];  /* its own count */
-  if (at_first == total) {
-    /* One value: equalizeHist leaves the frame as it is. */
-    f[b] = (float) b;
-  } else {
-    const float scale = 255.0f / (float) (total - at_first);
-    f[b] = b <= first ? 0.0f : (float) (sum - at_first) * scale;
-  }
+  /* the first non-empty bin's own count (none before it) */
+  f[b] = equalized_bin (b, sum, hist[*i0], total);
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 #endif
@@ -853,15 +847,7 @@ frame_lut_group (int v, int total, int smooth, float alpha,
     sum += (2 * c < chunk ? e.s0 : 0) + (2 * c + 1 < chunk ? e.s2 : 0);
     at_first = at_first ? at_first : e.s1 ? e.s1 : e.s3;
   }
-  /* equalize_map (): bins up to the first non-empty one (at_first pixels)
-   * map to 0; one value, the frame as it is */
-  float fb;
-  if (at_first == total)
-    fb = (float) b;
-  else if (sum == 0)
-    fb = 0.0f;
-  else
-    fb = (float) (sum - at_first) * (255.0f / (float) (total - at_first));
+  const float fb = equalized_bin (b, sum, at_first, total);
 
   if (!smooth) {
     table[b] = lut_entry (fb, b, strength);
@@ -1037,15 +1023,15 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
   const int is_last = last;
 
 /* The tile's last group: the sum @V (taken from @ghist, which it leaves
- * zero) into hist and partial, and the tile's counter zeroed for the next
- * frame. */
+ * zero) into partial, and the tile's counter zeroed for the next frame;
+ * FUSED_TAKE_SUM: the tile's sum taken, also into hist for lut_body (). */
 #define FUSED_KEEP_SUM(V) \
-  hist[lid] = (V); \
   partial[tile * BINS + lid] = (V); \
   if (lid == 0) \
     counters[tile] = 0;
 #define FUSED_TAKE_SUM \
   const uint v = atomic_xchg (&ghist[tile * BINS + lid], 0); \
+  hist[lid] = v; \
   FUSED_KEEP_SUM (v)
 
 #define FUSED_KERNEL(CN) \
@@ -1719,11 +1705,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
     int dst_stride, uint tag) \
 { \
   __local uint h[NCOPIES * BINS]; \
-  __local int hist[BINS]; \
-  __local float f[BINS], g[BINS]; \
-  __local CutLocal L; \
   __local FrameLocal F; \
-  __local int last, ready, i0; \
+  __local int last, ready; \
   __local uint sink; \
   __local uint table[BINS / 4]; \
   __local int stolen[BINS], n_stolen; \
@@ -1760,34 +1743,14 @@ NAME (__global const uchar * restrict src, uint src_off, \
       v = atomic_xchg (&ghist[lid], 0); \
     } \
     FUSED_KEEP_SUM (v) \
-    if (FRAME_LUT) { \
-      frame_lut_group ((int) v, total, smooth, alpha, cut_threshold, reset, \
-          strength, frame_state, state, &F, (__local uchar *) table); \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      /* the LUT stored from the table; the old value is used, so the \
-       * store is done (in L2) before the flag below (sink: a dummy) */ \
-      if (lid < BINS / 4 && \
-          atomic_xchg (&lut_words[lid], table[lid]) == ~table[lid]) \
-        sink = 1; \
-    } else { \
-      if (smooth) { \
-        L.q[lid] = v; \
-        barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-        cut_body (1, 0, alpha, cut_threshold, reset, 1, frame_state, &L); \
-      } \
-      barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-      lut_body (0, hist, total, 0, 0, lut_scale, strength, \
-          smooth ? alpha : 1.0f, state, frame_state, lut, f, g, &i0); \
-      barrier (CLK_GLOBAL_MEM_FENCE); \
-      if (lid < BINS / 4) { \
-        const uint word = lut_words[lid]; \
-        table[lid] = word; \
-        /* the old value is used, so the store is done (in L2) before \
-         * the flag below; it is this word, so sink is never written */ \
-        if (atomic_xchg (&lut_words[lid], word) != word) \
-          sink = 1; \
-      } \
-    } \
+    frame_lut_group ((int) v, total, smooth, alpha, cut_threshold, reset, \
+        strength, frame_state, state, &F, (__local uchar *) table); \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    /* the LUT stored from the table; the old value is used, so the store \
+     * is done (in L2) before the flag below (sink: a dummy) */ \
+    if (lid < BINS / 4 && \
+        atomic_xchg (&lut_words[lid], table[lid]) == ~table[lid]) \
+      sink = 1; \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     /* published; the old value is used (after the apply, which so runs \
      * while it comes back), so the flag is in L2 before the slices' \
