@@ -1609,9 +1609,10 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  *    @tag);
  *  - the others wait for the flag, bounded (EQG_MAX_POLLS), and read the
  *    LUT past their own L1 cache (volatile) into local memory;
- *  - every group applies the LUT to its own slice: histeq_equalize_c1
- *    reads it again (mostly from L2), histeq_equalize_keep_c1 applies it
- *    to the chunks it kept in registers where the slices fit (below).
+ *  - every group applies the LUT to its own slice: to the chunks it kept
+ *    where the slices fit (histeq_equalize_keep_c1 in registers,
+ *    histeq_equalize_c1 in local memory; below), else to the slice read
+ *    again (mostly from L2).
  * The copies: of 253 groups at 1080p (H200) all adding into one row, the
  * last was counted 2.0 us after its histogram; with 8 copies 0.9 us, of a
  * frame's 7 (globaltimer stamps, docs/results/gpu-session22); own slices
@@ -1639,9 +1640,16 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * (EQ_KEEP 16-byte chunks an item, GST_CL_HISTEQ_EQ_KEEP: 480p to 1080p
  * frames on an H100 or H200), a waiting group keeps the chunks it
  * histograms and applies the LUT to them, so most of the frame is read
- * once (H200: 480p and 1080p 0.002-0.003 ms faster). 4K frames take
- * histeq_equalize_c1: 12 chunks (a 4K frame's 9) spilled 452 bytes an
- * item, and 4K ran 0.002-0.003 ms slower. */
+ * once (H200: 480p and 1080p 0.002-0.003 ms faster). 12 chunks in
+ * registers (a 4K frame's 9) spilled 452 bytes an item, and 4K ran
+ * 0.002-0.003 ms slower; histeq_equalize_c1 keeps up to EQ_LKEEP chunks
+ * an item in local memory instead (the host's -D: as many as fit beside
+ * the other local arrays, 9 on NVIDIA), and every group applies the LUT
+ * to them, the maker too (4K GRAY8 0.020 -> 0.019 ms, NV12 0.024 ->
+ * 0.020; H200, gpu-session24). */
+#ifndef EQ_LKEEP
+#define EQ_LKEEP 0
+#endif
 
 /* The item's kept chunk @k of rows @y0 .. @y1 - 1 (@chunks 16-byte chunks
  * a row, the group's items spread over rows and chunks together): its row
@@ -1665,6 +1673,16 @@ kept_chunk (int k, int chunks, int y0, int y1)
           kept[k] = *(__global const uchar16 *) (src + src_off + \
               (size_t) at.x * src_stride + at.y); \
           HIST16 (h, copy, kept[k]); \
+        } \
+      } \
+      UNROLL \
+      for (int k = 0; k < lkept_n; k++) { \
+        const int2 at = kept_chunk (kept_n + k, chunks, y0, y1); \
+        if (at.x >= 0) { \
+          const uchar16 v = *(__global const uchar16 *) (src + src_off + \
+              (size_t) at.x * src_stride + at.y); \
+          lkept[k][lid] = as_uint4 (v); \
+          HIST16 (h, copy, v); \
         } \
       } \
     } else HIST_TILE_c1 }
@@ -1691,7 +1709,7 @@ apply_rows16_c1 (__global const uchar * src, int src_stride,
 #define EQ_SPREAD_GROUPS 64
 #endif
 
-#define EQUALIZE_KERNEL(NAME, KEEPN) \
+#define EQUALIZE_KERNEL(NAME, KEEPN, LKEEPN) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 NAME (__global const uchar * restrict src, uint src_off, \
     int src_stride, int width, int height, int tw, int th, int tiles_x, \
@@ -1710,6 +1728,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
   __local uint sink; \
   __local uint table[BINS / 4]; \
   __local int stolen[BINS], n_stolen; \
+  /* item i's local kept chunk k at [k][i]: 16 bytes an item, in order */ \
+  __local uint4 lkept[LKEEPN > 0 ? LKEEPN : 1][LKEEPN > 0 ? BINS : 1]; \
   const int lid = get_local_id (0), lsize = BINS; \
   /* one tile (@tiles is 1) */ \
   const int slice = get_group_id (0), tile = 0, tx = 0, ty = 0; \
@@ -1717,10 +1737,10 @@ NAME (__global const uchar * restrict src, uint src_off, \
       dst + dst_off, dst_stride); \
   const int chunks = width >> 4; \
   /* the host's choice (enqueue_equalize), checked: a slice past the \
-   * registers would lose pixels */ \
-  const bool keep = KEEPN > 0 && a16 && (width & 15) == 0 && \
-      chunks * ((height + slices - 1) / slices) <= KEEPN * BINS; \
-  const int kept_n = KEEPN; \
+   * kept chunks would lose pixels */ \
+  const bool keep = KEEPN + LKEEPN > 0 && a16 && (width & 15) == 0 && \
+      chunks * ((height + slices - 1) / slices) <= (KEEPN + LKEEPN) * BINS; \
+  const int kept_n = KEEPN, lkept_n = LKEEPN; \
   uint flag_old = 0; \
   uchar16 kept[KEEPN > 0 ? KEEPN : 1]; \
   __global uint *lut_words = (__global uint *) lut; \
@@ -1793,13 +1813,25 @@ NAME (__global const uchar * restrict src, uint src_off, \
    * in histeq_hist_lut) */ \
   barrier (CLK_LOCAL_MEM_FENCE); \
   const int go = is_last || ready; \
-  if (go && keep && !is_last) { \
+  /* the maker's registers were overwritten; its local chunks are there */ \
+  if (go && keep && (KEEPN == 0 || !is_last)) { \
     UNROLL \
     for (int k = 0; k < kept_n; k++) { \
       const int2 at = kept_chunk (k, chunks, y0, y1); \
       if (at.x >= 0) { \
         uchar16 o; \
         LUT16 (o, kept[k], (__local const uchar *) table); \
+        *(__global uchar16 *) (dst + dst_off + (size_t) at.x * dst_stride + \
+            at.y) = o; \
+      } \
+    } \
+    UNROLL \
+    for (int k = 0; k < lkept_n; k++) { \
+      const int2 at = kept_chunk (kept_n + k, chunks, y0, y1); \
+      if (at.x >= 0) { \
+        uchar16 o; \
+        LUT16 (o, as_uchar16 (lkept[k][lid]), \
+            (__local const uchar *) table); \
         *(__global uchar16 *) (dst + dst_off + (size_t) at.x * dst_stride + \
             at.y) = o; \
       } \
@@ -1834,11 +1866,13 @@ NAME (__global const uchar * restrict src, uint src_off, \
   } \
 }
 
-/* 4K frames (a slice too big to keep) in the kernel without kept chunks:
- * 40 registers, against the keeping one's 128, ran 0.001 ms faster (H200,
- * run 5) */
-EQUALIZE_KERNEL (histeq_equalize_c1, 0)
-EQUALIZE_KERNEL (histeq_equalize_keep_c1, EQ_KEEP)
+/* 4K frames (a slice too big for the registers) in a kernel that keeps
+ * its chunks in local memory: 64 registers, against the keeping one's
+ * 128. 4 chunks in registers and 5 in local memory (128 registers) ran
+ * no faster, nor did 1080p's chunks in local memory instead of registers
+ * (H200, docs/results/gpu-session24, run 1). */
+EQUALIZE_KERNEL (histeq_equalize_c1, 0, EQ_LKEEP)
+EQUALIZE_KERNEL (histeq_equalize_keep_c1, EQ_KEEP, 0)
 
 /* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises
  * those, not loops): the same operations, so the same results. */

@@ -21,9 +21,13 @@ typedef struct
 } Size;
 
 /* 256x96: three groups of histeq_equalize_keep_c1 (their slices fit its
- * kept chunks), so that kernel runs on every device */
+ * kept chunks), so that kernel runs on every device; 1920x1088: on a GPU
+ * of 132 compute units at one group each (GST_CL_HISTEQ_EQ_GROUPS=1),
+ * slices of 1080 chunks, past those registers, in histeq_equalize_c1's
+ * local memory as a 4K frame's are at two groups */
 static const Size sizes[] = {
-  {1, 1}, {3, 7}, {17, 5}, {64, 48}, {256, 96}, {640, 480}, {1921, 1081},
+  {1, 1}, {3, 7}, {17, 5}, {64, 48}, {256, 96}, {640, 480}, {1920, 1088},
+  {1921, 1081},
 };
 
 typedef struct

@@ -70,13 +70,21 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   /* the CLAHE apply takes 64 pixels through the same byte shuffles */
   prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
+  /* histeq_equalize_c1's chunks in local memory: as many as fit (a
+   * program whose kernel asks for more than the device has fails to
+   * build on NVIDIA: 48 KB a group) */
+  const guint64 local_mem = ctx->device->local_mem_size;
+  const gint lkeep = local_mem > GST_CL_HISTEQ_EQ_LOCAL_OTHER ?
+      (gint) MIN ((local_mem - GST_CL_HISTEQ_EQ_LOCAL_OTHER) / (16 * BINS),
+      GST_CL_HISTEQ_EQ_LKEEP) : 0;
   /* the one-launch apply's table lookups by byte permutes where the CPU
    * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d"
-      " -DEQ_KEEP=%d -DEQ_GCOPIES=%d", prog->copies, par_tail, prog->apply_w,
-      prog->clahe_w, gst_cl_device_has_vbmi (ctx->device),
-      GST_CL_HISTEQ_EQ_KEEP, gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
+      " -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d", prog->copies, par_tail,
+      prog->apply_w, prog->clahe_w, gst_cl_device_has_vbmi (ctx->device),
+      GST_CL_HISTEQ_EQ_KEEP, lkeep,
+      gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
@@ -627,7 +635,9 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   const cl_uint tag = bufs->eq_tag + 1;
   size_t global[2] = { BINS * (size_t) groups, 1 }, local[2] = { BINS, 1 };
   /* where every slice fits in the items' registers (the kernel also
-   * checks that the rows are 16-byte aligned) */
+   * checks that the rows are 16-byte aligned); else histeq_equalize_c1,
+   * which keeps the slices that fit in local memory (4K) and reads the
+   * others twice */
   const gboolean keep = sp->width % 16 == 0 &&
       (sp->width / 16) * ((sp->height + groups - 1) / groups) <=
       GST_CL_HISTEQ_EQ_KEEP * BINS;

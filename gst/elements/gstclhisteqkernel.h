@@ -119,6 +119,12 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 #define GST_CL_HISTEQ_EQ_GCOPIES_MAX 32
 /* histeq_equalize_keep_c1: 16-byte chunks an item kept in registers */
 #define GST_CL_HISTEQ_EQ_KEEP 4
+/* histeq_equalize_c1: at most this many 16-byte chunks an item kept in
+ * local memory (a 4K frame's slice on 132 compute units), fewer where the
+ * device's local memory has no room for them beside the kernel's other
+ * local arrays (GST_CL_HISTEQ_EQ_LOCAL_OTHER bytes, 12064 on NVIDIA) */
+#define GST_CL_HISTEQ_EQ_LKEEP 9
+#define GST_CL_HISTEQ_EQ_LOCAL_OTHER 12288
 
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
     GstCLContext * ctx, GError ** error);
