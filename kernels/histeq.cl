@@ -390,6 +390,67 @@ equalize_map_group (__local int *hist, int total, __local float *f,
   f[b] = equalized_bin (b, sum, hist[*i0], total);
   barrier (CLK_LOCAL_MEM_FENCE);
 }
+
+/* The sum of chunk_sums16 ()'s first @n sums in @c (ints as bits) */
+inline int
+chunks_below (__local const float *c, int n)
+{
+  int s = 0;
+  for (int j = 0; j < n; j++)
+    s += as_int (c[j]);
+  return s;
+}
+
+/* @c[i] = the sum of the ints @v[16 i .. 16 i + 15] (bits in floats), by
+ * items 0 to 15, then a barrier */
+inline void
+chunk_sums16 (__local const float *v, __local float *c)
+{
+  const int b = get_local_id (0);
+  if (b < BINS / 16) {
+    int s = 0;
+    for (int j = 0; j < 16; j++)
+      s += as_int (v[b * 16 + j]);
+    c[b] = as_float (s);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+/* lut_body ()'s CLAHE map (item 0's loops there, CPU devices) by the
+ * whole work-group: the clip, its redistribution and the CDF, all in
+ * integers, so the same values; 6 barriers where one item's ~800
+ * sequential steps took most of a tile LUT's time (H200, 1080p: the LUT
+ * launch of CLAHE with smoothing 0.014-0.015 -> 0.007 ms; bench.py
+ * CLAHE kernel time 0.035 -> 0.024, docs/results/gpu-session24 run 5).
+ * Clip 0 (none) runs the same steps with nothing clipped: no barrier
+ * under a branch. @g: scratch (ints as bits). */
+inline void
+clahe_map_group (__local int *hist, int clip, float lut_scale,
+    __local float *f, __local float *g)
+{
+  const int b = get_local_id (0);
+  const int v = hist[b];
+  g[b] = as_float (clip > 0 ? max (v - clip, 0) : 0);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  chunk_sums16 (g, f);
+  const int clipped = chunks_below (f, BINS / 16);
+  const int batch = clipped / BINS, residual = clipped - batch * BINS;
+  /* the serial loop adds 1 to bins 0, step, 2 step, ... while residual
+   * lasts */
+  const int step = max (BINS / max (residual, 1), 1);
+  const int c = clip > 0 ? min (v, clip) + batch +
+      (residual > 0 && b % step == 0 && b / step < residual) : v;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  hist[b] = c;
+  g[b] = as_float (c);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  chunk_sums16 (g, f);
+  int sum = chunks_below (f, b >> 4);
+  for (int j = b & ~15; j <= b; j++)
+    sum += as_int (g[j]);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  f[b] = (float) sum * lut_scale;
+}
 #endif
 
 /* The frame's temporal state, one work-group, run before histeq_lut when
@@ -669,12 +730,13 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
 
   /* 256 sequential steps per tile: cheaper than a parallel scan's barriers
    * on CPU devices, and exactly OpenCV's order of operations. On GPUs the
-   * global mode's one tile is scanned by the whole group (exact). */
+   * whole group computes the same integers. */
 #if PAR_TAIL
   if (!clahe)
     equalize_map_group (hist, total, f, i0);
   else
-#endif
+    clahe_map_group (hist, clip, lut_scale, f, g);
+#else
   if (b == 0) {
     if (clahe) {
       if (clip > 0) {
@@ -702,8 +764,8 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     } else {
       equalize_map (hist, total, f);
     }
-
   }
+#endif
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* Temporal smoothing and the frame's brightness shift (histeq_cut), one
