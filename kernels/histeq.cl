@@ -1728,22 +1728,17 @@ kept_chunk (int k, int chunks, int y0, int y1)
  * else HIST_TILE_c1 */
 #define HIST_TILE_keep { \
     if (keep) { \
+      /* unrolled, so each chunk's place (register or local) is fixed */ \
       UNROLL \
-      for (int k = 0; k < kept_n; k++) { \
+      for (int k = 0; k < kept_n + lkept_n; k++) { \
         const int2 at = kept_chunk (k, chunks, y0, y1); \
-        if (at.x >= 0) { \
-          kept[k] = *(__global const uchar16 *) (src + src_off + \
-              (size_t) at.x * src_stride + at.y); \
-          HIST16 (h, copy, kept[k]); \
-        } \
-      } \
-      UNROLL \
-      for (int k = 0; k < lkept_n; k++) { \
-        const int2 at = kept_chunk (kept_n + k, chunks, y0, y1); \
         if (at.x >= 0) { \
           const uchar16 v = *(__global const uchar16 *) (src + src_off + \
               (size_t) at.x * src_stride + at.y); \
-          lkept[k][lid] = as_uint4 (v); \
+          if (k < kept_n) \
+            kept[k] = v; \
+          else \
+            lkept[k - kept_n][lid] = as_uint4 (v); \
           HIST16 (h, copy, v); \
         } \
       } \
@@ -1878,22 +1873,13 @@ NAME (__global const uchar * restrict src, uint src_off, \
   /* the maker's registers were overwritten; its local chunks are there */ \
   if (go && keep && (KEEPN == 0 || !is_last)) { \
     UNROLL \
-    for (int k = 0; k < kept_n; k++) { \
+    for (int k = 0; k < kept_n + lkept_n; k++) { \
       const int2 at = kept_chunk (k, chunks, y0, y1); \
       if (at.x >= 0) { \
+        const uchar16 v = k < kept_n ? kept[k] : \
+            as_uchar16 (lkept[k - kept_n][lid]); \
         uchar16 o; \
-        LUT16 (o, kept[k], (__local const uchar *) table); \
-        *(__global uchar16 *) (dst + dst_off + (size_t) at.x * dst_stride + \
-            at.y) = o; \
-      } \
-    } \
-    UNROLL \
-    for (int k = 0; k < lkept_n; k++) { \
-      const int2 at = kept_chunk (kept_n + k, chunks, y0, y1); \
-      if (at.x >= 0) { \
-        uchar16 o; \
-        LUT16 (o, as_uchar16 (lkept[k][lid]), \
-            (__local const uchar *) table); \
+        LUT16 (o, v, (__local const uchar *) table); \
         *(__global uchar16 *) (dst + dst_off + (size_t) at.x * dst_stride + \
             at.y) = o; \
       } \
