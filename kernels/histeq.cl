@@ -773,8 +773,10 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
    * ~0.1 ms per frame on the H200). */
   if (alpha < 1.0f) {
     __global float *st = state + (size_t) tile * TILE_STATE;
-    const int cut = frame_state[FS_CUT] != 0.0f;
-    const float d = frame_state[FS_SHIFT];
+    /* volatile: histeq_hist_lut publishes them in the same launch */
+    volatile __global const float *fs = frame_state;
+    const int cut = fs[FS_CUT] != 0.0f;
+    const float d = fs[FS_SHIFT];
     const float v = smoothed (st[b], f[b], alpha, cut);
     st[b] = v;
     g[b] = v;
@@ -1028,8 +1030,13 @@ histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
  * - @smooth 1 (one tile, global mode): the scene cut and the LUT;
  * - @smooth 2 (CLAHE): the tile's histogram into @partial, its mean level
  *   (for the cut) and its share of the frame's histogram (@ghist's last
- *   row); the last tile (a frame counter) runs the scene cut; histeq_lut
- *   (slices 1) follows.
+ *   row); the last tile (a frame counter) runs the scene cut. Where
+ *   CUT_WAIT (GPUs), it publishes the cut (counters[tiles + 1] = @tag),
+ *   the other tiles' last groups wait for it (await_flag (), their claims
+ *   at counters[tiles + 2 + tile]) and make their tiles' LUTs, and the
+ *   cut's maker makes its own and those given up: the LUT launch after
+ *   the cut (histeq_lut, which follows where not CUT_WAIT) cost some
+ *   0.005-0.008 ms of 0.024 at 1080p (H200, gpu-session24).
  * The sums are integers, so the order of the atomics changes nothing:
  * bit-identical to the other path. @partial gets each tile's histogram
  * ([tiles][256], one slice) in every mode. The groups also copy the rows
@@ -1037,7 +1044,7 @@ histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
  * dst stride, width in bytes, height; height 0: none) from @src to @dst:
  * NV12 or I420 chroma, which took a launch of its own.
  * global = (256 * slices, tiles), local = (256, 1); @ghist: tiles + 1
- * rows of 256, @counters: tiles + 1 */
+ * rows of 256, @counters: 2 tiles + 2 */
 /* Adds @v to *@p and uses the old value, so the add is complete in device
  * memory by the next barrier. Unused, NVIDIA issues a fire-and-forget
  * reduction that neither the barrier nor mem_fence (work-group scope
@@ -1050,6 +1057,39 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
 {
   if (atomic_add (p, v) == 0xffffffffu)
     *sink = 1;
+}
+
+/* polls of a flag before a group gives up waiting (a -D: 0 makes every
+ * waiter give up, the checkers' test of the marks) */
+#ifndef EQG_MAX_POLLS
+#define EQG_MAX_POLLS 4096
+#endif
+
+/* Item 0 of a group that waits for *@flag == @tag, which a group of the
+ * same launch sets once it has done what the waiter needs: 1 when seen.
+ * No group waits on a group that might not be running: bounded by
+ * EQG_MAX_POLLS, the waiter then gives its work up (*@claim = ~@tag)
+ * before it looks at the flag a last time; 0: given up, the flag's writer
+ * claims it (~@tag to @tag) once the flag is out and does it. Published
+ * since, the work is the writer's or the waiter's, whoever claims it
+ * first. Seen, what the writer stored by atomics (old values used) before
+ * the flag is in L2 for volatile reads; an atomic read as well would cost
+ * every waiter another trip to L2. @tag differs from the last frame's, so
+ * nothing is reset between frames. */
+inline int
+await_flag (__global uint * flag, __global uint * claim, uint tag,
+    volatile __local uint * sink)
+{
+  volatile __global const uint *polled = flag;
+  bool seen = false;
+  for (int i = 0; i < EQG_MAX_POLLS && !(seen = *polled == tag); i++)
+    ;
+  if (seen || atomic_add (flag, 0) == tag)
+    return 1;
+  if (atomic_xchg (claim, ~tag) == ~tag)
+    *sink = 1;
+  return atomic_add (flag, 0) == tag &&
+      atomic_cmpxchg (claim, ~tag, tag) == ~tag;
 }
 
 /* The group's part of a fused launch (histeq_hist_lut_cN, histeq_equalize_c1):
@@ -1096,6 +1136,15 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
   hist[lid] = v; \
   FUSED_KEEP_SUM (v)
 
+/* CUT_WAIT (a -D, the host's: GPUs) 1: CLAHE's tiles wait for the cut in
+ * histeq_hist_lut (@smooth 2) and make their LUTs there; 0: the cut's
+ * maker returns after it, and histeq_lut follows. PoCL 3.1 took minutes
+ * to compile the kernel with the wait (its copies of the code after
+ * branches that hold barriers), so CPU devices leave it out. */
+#ifndef CUT_WAIT
+#define CUT_WAIT 0
+#endif
+
 #define FUSED_KERNEL(CN) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
@@ -1106,14 +1155,15 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     float strength, float alpha, float cut_threshold, int reset, \
     int smooth, __global float * restrict state, \
     __global float * restrict frame_state, __global uchar * restrict lut, \
-    __global uchar * restrict dst, int8 cp0, int8 cp1) \
+    __global uchar * restrict dst, int8 cp0, int8 cp1, uint tag) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local int hist[BINS]; \
   __local float f[BINS], g[BINS]; \
   __local CutLocal L; \
-  __local int last, frame_last, i0; \
+  __local int last, frame_last, i0, ready; \
   __local uint sink; \
+  __local int given_up, next_tile; \
   __local ulong rsum[BINS]; \
   __local uint rn[BINS]; \
   const int lid = get_local_id (0), lsize = BINS; \
@@ -1144,8 +1194,11 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
       frame_state[FS_TILES + tiles + tile] = (float) rsum[0] / (float) rn[0]; \
   } \
   if (smooth == 2) { \
-    /* the frame's histogram, then the last tile runs the scene cut; \
-     * histeq_lut follows */ \
+    /* the frame's histogram; the last tile to add into it runs the scene \
+     * cut and publishes it, the other tiles' groups wait for it (their \
+     * claims at counters[tiles + 2 + tile]) */ \
+    __global uint *cut_flag = counters + tiles + 1; \
+    __global uint *claims = counters + tiles + 2; \
     if (v) \
       add_complete (&ghist[tiles * BINS + lid], v, &sink); \
     mem_fence (CLK_GLOBAL_MEM_FENCE); \
@@ -1158,14 +1211,79 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
      * (the counter was never reset): a private copy, and the work before \
      * the barrier done by every item under the flag. */ \
     const int fl = frame_last; \
-    if (fl && lid == 0) \
+    if (!fl && !CUT_WAIT) \
+      return; \
+    if (!fl) { \
+      if (lid == 0) \
+        ready = await_flag (cut_flag, &claims[tile], tag, &sink); \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      const int go = ready; \
+      if (go) \
+        lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
+            alpha, state, frame_state, lut, f, g, &i0); \
+      return; \
+    } \
+    if (lid == 0) \
       counters[tiles] = 0; \
-    if (fl) \
-      L.q[lid] = atomic_xchg (&ghist[tiles * BINS + lid], 0); \
+    L.q[lid] = atomic_xchg (&ghist[tiles * BINS + lid], 0); \
     barrier (CLK_LOCAL_MEM_FENCE); \
-    if (fl) \
-      cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, \
-          &L); \
+    cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, \
+        &L); \
+    if (!CUT_WAIT) \
+      return; \
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+    /* what the tiles' LUTs read of the cut, stored again by exchanges \
+     * whose old values are used: in L2 before the flag */ \
+    if (lid < 2) { \
+      __global uint *fs = (__global uint *) frame_state + FS_CUT + lid; \
+      const uint u = *(volatile __global uint *) fs; \
+      if (atomic_xchg (fs, u) == ~u) \
+        sink = 1; \
+    } \
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+    if (lid == 0) { \
+      const uint flag_old = atomic_xchg (cut_flag, tag); \
+      /* the flag is out (its old value used) before the claims are read \
+       * below */ \
+      if (flag_old == tag) \
+        sink = 1; \
+    } \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    /* its own tile's LUT, then one at a time those of tiles whose groups \
+     * gave up waiting (normally none) */ \
+    for (int t = tile; t >= 0; ) { \
+      /* another tile's histogram, counted before that tile was (a fence \
+       * between) */ \
+      if (t != tile) \
+        hist[lid] = ((volatile __global const int *) partial)[t * BINS + \
+            lid]; \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      lut_body (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
+          state, frame_state, lut, f, g, &i0); \
+      /* the lowest tile given up, if any */ \
+      if (lid == 0) \
+        given_up = tiles; \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      for (int u = lid; u < tiles; u += BINS) \
+        if (((volatile __global const uint *) claims)[u] == ~tag) \
+          atomic_min (&given_up, u); \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      if (lid == 0) { \
+        int next = -1; \
+        if (given_up < tiles && \
+            atomic_cmpxchg (&claims[given_up], ~tag, tag) == ~tag) { \
+          next = given_up; \
+        } else if (given_up < tiles) { \
+          /* taken back by its group meanwhile: the others one by one */ \
+          for (int u = 0; u < tiles && next < 0; u++) \
+            if (atomic_cmpxchg (&claims[u], ~tag, tag) == ~tag) \
+              next = u; \
+        } \
+        next_tile = next; \
+      } \
+      barrier (CLK_LOCAL_MEM_FENCE); \
+      t = next_tile; \
+    } \
     return; \
   } \
   /* one tile: its last group is the frame's */ \
@@ -1692,10 +1810,6 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * The host launches no more groups than the device holds, so normally
  * none gives up. @tag differs from the last frame's, so nothing is reset
  * between frames. */
-/* a -D: 0 makes every waiter give up (the checkers' test of the marks) */
-#ifndef EQG_MAX_POLLS
-#define EQG_MAX_POLLS 4096
-#endif
 #define EQ_CLAIMS 4
 
 /* histeq_equalize_keep_c1: where a group's slice fits in its registers
@@ -1842,26 +1956,10 @@ NAME (__global const uchar * restrict src, uint src_off, \
     for (int k = 0; k < kept_n; k++) \
       kept[k] = (uchar16) (0); \
   } else { \
-    if (lid == 0) { \
-      volatile __global const uint *flag = counters + EQ_LUT_FLAG; \
-      bool seen = false; \
-      for (int i = 0; i < EQG_MAX_POLLS && !(seen = *flag == tag); i++) \
-        ; \
-      /* Seen, the LUT is in L2 (the maker's exchanges returned before \
-       * it set the flag) for the volatile reads below; an atomic read \
-       * as well cost every waiter another trip to L2. Not seen, the \
-       * atomic is the last look before giving up. */ \
-      ready = seen || atomic_add (&counters[EQ_LUT_FLAG], 0) == tag; \
-      if (!ready) { \
-        /* give the slice up, then look at the flag once more: published \
-         * since, the slice is the LUT maker's or ours, whoever claims it \
-         * first; not, the maker finds it given up */ \
-        if (atomic_xchg (&counters[EQ_CLAIMS + slice], ~tag) == ~tag) \
-          sink = 1; \
-        ready = atomic_add (&counters[EQ_LUT_FLAG], 0) == tag && \
-            atomic_cmpxchg (&counters[EQ_CLAIMS + slice], ~tag, tag) == ~tag; \
-      } \
-    } \
+    /* the LUT, or the slice given up for the maker */ \
+    if (lid == 0) \
+      ready = await_flag (&counters[EQ_LUT_FLAG], \
+          &counters[EQ_CLAIMS + slice], tag, &sink); \
     barrier (CLK_LOCAL_MEM_FENCE); \
     if (ready && lid < BINS / 4) \
       table[lid] = ((volatile __global const uint *) lut_words)[lid]; \

@@ -70,6 +70,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   /* the CLAHE apply takes 64 pixels through the same byte shuffles */
   prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
+  /* CLAHE's tiles wait for the cut inside the fused histogram launch
+   * (kernels/histeq.cl, CUT_WAIT): GPUs */
+  prog->cut_wait = ctx->device->is_gpu;
   /* histeq_equalize_c1's chunks in local memory: as many as fit (a
    * program whose kernel asks for more than the device has fails to
    * build on NVIDIA: 48 KB a group) */
@@ -81,11 +84,13 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
    * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d"
-      " -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d", prog->copies, par_tail,
+      " -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d -DCUT_WAIT=%d",
+      prog->copies, par_tail,
       prog->apply_w, prog->clahe_w, gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
       gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
-          GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES));
+          GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
+      prog->cut_wait);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -207,9 +212,10 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     goto fail;
   {
     /* zero at rest: the fused kernel leaves them so after every frame;
-     * histeq_equalize_c1's slice claims (from EQ_CLAIMS, 4) hold the
+     * its CLAHE cut flag and tile claims (tiles + 1 on) and
+     * histeq_equalize_c1's slice claims (from EQ_CLAIMS, 4) hold a
      * frame's tag instead */
-    const gsize n_counters = MAX ((gsize) tiles + 1,
+    const gsize n_counters = MAX (2 * (gsize) tiles + 2,
         4 + GST_CL_HISTEQ_EQ_GROUPS_MAX *
         (gsize) MAX (ctx->device->compute_units, 1));
     /* a row a tile and one for the frame; histeq_equalize_c1's copies */
@@ -716,10 +722,13 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
+    /* CLAHE with smoothing: the cut's flag this frame */
+    const cl_uint tag = bufs->eq_tag + 1;
     k = prog->hist_lut[ci];
     a = 0;
     status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
         n_in_fused, bufs->fused_slices, mode, reset, alpha);
+    status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
     local[0] = BINS;
@@ -731,8 +740,9 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     if (status != CL_SUCCESS)
       return status;
     bufs->hist_slices = 1;
-    /* CLAHE with smoothing: the tiles' LUTs wait for the frame's cut */
-    if (mode == 2)
+    bufs->eq_tag = tag;
+    /* CLAHE with smoothing, the tiles' LUTs after the frame's cut */
+    if (mode == 2 && !prog->cut_wait)
       status = enqueue_lut (prog, bufs, queue, params, 1, alpha,
           steps ? &steps[2] : NULL);
   } else {

@@ -40,6 +40,9 @@ typedef struct
                                  * (GPUs) where it applies (the default
                                  * with fused; GST_CL_HISTEQ_ONE_LAUNCH=0
                                  * turns it off) */
+  gboolean cut_wait;            /* CLAHE with smoothing: the tiles' LUTs
+                                 * in hist_lut, after the cut (GPUs),
+                                 * else in the lut launch */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
@@ -71,8 +74,9 @@ typedef struct
                                  * equalize_serial's claims and LUT flag */
   guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
                                  * claimed so far (counters[0], [2]) */
-  guint eq_tag;                 /* equalize: the last frame's LUT flag
-                                 * (counters[3]) */
+  guint eq_tag;                 /* the last frame's flag: equalize's LUT
+                                 * (counters[3]), fused CLAHE's cut
+                                 * (counters[tiles + 1]) */
   cl_mem luts;                  /* uchar [tiles][256] */
   cl_mem state;                 /* float [tiles][256] smoothed mappings,
                                  * then the frame's state
