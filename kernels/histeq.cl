@@ -1211,16 +1211,16 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
      * (the counter was never reset): a private copy, and the work before \
      * the barrier done by every item under the flag. */ \
     const int fl = frame_last; \
-    if (!fl && !CUT_WAIT) \
-      return; \
     if (!fl) { \
-      if (lid == 0) \
-        ready = await_flag (cut_flag, &claims[tile], tag, &sink); \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      const int go = ready; \
-      if (go) \
-        lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
-            alpha, state, frame_state, lut, f, g, &i0); \
+      if (CUT_WAIT) { \
+        if (lid == 0) \
+          ready = await_flag (cut_flag, &claims[tile], tag, &sink); \
+        barrier (CLK_LOCAL_MEM_FENCE); \
+        const int go = ready; \
+        if (go) \
+          lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
+              alpha, state, frame_state, lut, f, g, &i0); \
+      } \
       return; \
     } \
     if (lid == 0) \
@@ -1268,17 +1268,14 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
         if (((volatile __global const uint *) claims)[u] == ~tag) \
           atomic_min (&given_up, u); \
       barrier (CLK_LOCAL_MEM_FENCE); \
+      /* claimed from there on (one taken back by its group meanwhile is \
+       * that group's; those below were not given up when looked at, and \
+       * a group giving up now sees the flag and takes its tile back) */ \
       if (lid == 0) { \
         int next = -1; \
-        if (given_up < tiles && \
-            atomic_cmpxchg (&claims[given_up], ~tag, tag) == ~tag) { \
-          next = given_up; \
-        } else if (given_up < tiles) { \
-          /* taken back by its group meanwhile: the others one by one */ \
-          for (int u = 0; u < tiles && next < 0; u++) \
-            if (atomic_cmpxchg (&claims[u], ~tag, tag) == ~tag) \
-              next = u; \
-        } \
+        for (int u = given_up; u < tiles && next < 0; u++) \
+          if (atomic_cmpxchg (&claims[u], ~tag, tag) == ~tag) \
+            next = u; \
         next_tile = next; \
       } \
       barrier (CLK_LOCAL_MEM_FENCE); \
@@ -1800,16 +1797,13 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
  * frame (0.025 to 0.022 ms). The LUT in 128 words tagged with the frame,
  * each item of a waiting group polling its own, ran 0.001-0.002 ms
  * slower at 480p and 1080p (H200, run 3).
- * No group waits on a group that might not be running: a group that gives
- * up waiting marks its slice given up (counters[EQ_CLAIMS + slice] =
- * ~@tag) before it looks at the flag a last time; the maker, once its
- * flag is in L2 (the old value returned), claims every slice so marked
- * (~@tag to @tag) and applies it. Each slice is written once, and
- * the maker takes no slice from a group still waiting: claiming those too
- * left most of a 4K frame to the maker, 0.044 ms against 0.024 (H200).
- * The host launches no more groups than the device holds, so normally
- * none gives up. @tag differs from the last frame's, so nothing is reset
- * between frames. */
+ * The waits are await_flag ()'s: a group that gives up marks its slice
+ * (counters[EQ_CLAIMS + slice]), and the maker, once its flag is in L2
+ * (the old value returned), claims every slice so marked and applies it.
+ * Each slice is written once, and the maker takes no slice from a group
+ * still waiting: claiming those too left most of a 4K frame to the
+ * maker, 0.044 ms against 0.024 (H200). The host launches no more groups
+ * than the device holds, so normally none gives up. */
 #define EQ_CLAIMS 4
 
 /* histeq_equalize_keep_c1: where a group's slice fits in its registers
