@@ -31,7 +31,10 @@ How each thing is timed:
               libclprof.so too.
   cv          cv2 calls on numpy planes in this process (OpenCV's threads).
   floor       build/bench/bench_floor: read+write kernel, device copy,
-              pinned upload and download of the frame, per device.
+              pinned upload and download of the frame, per device; for
+              clhisteq, a read-only kernel (+ the read+write: the least
+              two launches do) and on GPUs the frame read, one grid-wide
+              wait and written (the least one launch does).
 
 Results also go to DIR/bench.json and DIR/bench.csv (one row per
 measurement); bench/plot.py draws the PNGs from them. Needs a build
@@ -533,7 +536,7 @@ def main():
     with open(os.path.join(a.out, "bench.json"), "w") as fh:
         json.dump({"meta": meta, "rows": rows}, fh, indent=1)
     cols = ["tag", "item", "size", "width", "height", "format", "kind", "impl", "device", "ms",
-            "fps", "spread", "kernel_ms", "transfer_ms", "host_waits", "floor_ms", "raw_ms", "error",
+            "fps", "spread", "kernel_ms", "transfer_ms", "host_waits", "floor_ms", "wait_floor_ms", "raw_ms", "error",
             "note"]
     with open(os.path.join(a.out, "bench.csv"), "w", newline="") as fh:
         wr = csv.DictWriter(fh, cols, extrasaction="ignore")
@@ -596,6 +599,23 @@ def run(ctx, a, kinds):
                         rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
                                            kind="floor", impl="pinned upload+download", device=label,
                                            ms=fl["upload_ms"] + fl["download_ms"]))
+                        # what a filter whose every output needs the whole
+                        # frame cannot go below (bench/floor.cl)
+                        if "read_kernel_ms" in fl:
+                            two = fl["read_kernel_ms"] + fl["rw_kernel_ms"]
+                            rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
+                                               kind="floor", impl="read kernel + read+write kernel",
+                                               device=label, ms=two, kernel_ms=two,
+                                               note=f"read {fl['read_kernel_ms']:.4f} ms"))
+                        if "sync_kernel_ms" in fl:
+                            rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
+                                               kind="floor", impl="read, grid-wide wait, write kernel",
+                                               device=label, ms=fl["sync_kernel_ms"],
+                                               kernel_ms=fl["sync_kernel_ms"],
+                                               note=f"{fl['sync_groups']} groups, {fl['sync_chunks']} "
+                                                    f"chunks an item"
+                                                    + (f"; {fl['sync_giveups']} groups stopped waiting: "
+                                                       "not valid" if fl["sync_giveups"] else "")))
 
     for name, w, h in sizes:
         for f in formats:
@@ -718,9 +738,13 @@ def run(ctx, a, kinds):
     for r in rows:
         if r["kind"] == "ours" and r.get("kernel_ms") is not None:
             for fr in rows:
-                if fr["kind"] == "floor" and fr["impl"] == "read+write kernel" and \
+                if fr["kind"] == "floor" and \
                         (fr["size"], fr["format"], fr["device"]) == (r["size"], r["format"], r["device"]):
-                    r["floor_ms"] = fr["ms"]
+                    if fr["impl"] == "read+write kernel":
+                        r["floor_ms"] = fr["ms"]
+                    elif fr["impl"] == "read, grid-wide wait, write kernel" and \
+                            "not valid" not in fr.get("note", "") and r["item"].startswith("clhisteq"):
+                        r["wait_floor_ms"] = fr["ms"]
     return rows
 
 
@@ -748,7 +772,9 @@ def print_tables(rows, meta):
             for f in dict.fromkeys(r["format"] for r in rows if r["item"] == item and r["size"] == size):
                 sel = [r for r in rows if r["item"] == item and r["size"] == size and r["format"] == f]
                 ours = [r for r in sel if r["kind"] == "ours" and r.get("ms") and r["ms"] > 0]
-                fl = [r for r in rows if r["item"] == "floor" and r["size"] == size and r["format"] == f]
+                fl = [r for r in rows if r["item"] == "floor" and r["size"] == size and r["format"] == f
+                      and (item.startswith("clhisteq") or r["impl"] in ("read+write kernel",
+                                                                         "pinned upload+download"))]
                 print(f"\n{size} {f}  (ms per frame; xD = that row's ms / ours on D: >1 ours faster)")
                 hdr = f"  {'kind':5} {'implementation':58} {'device':8} {'ms':>8} {'fps':>8} " \
                       f"{'kernel':>7} {'k/floor':>7} {'waits':>5}"
@@ -844,7 +870,11 @@ def print_goals(rows):
         if r["device"].endswith("GPU") and r["size"] in ("1080p", "4K"):
             if single and r.get("floor_ms") and r.get("kernel_ms") and not r["item"].startswith("cloptflow"):
                 k = r["kernel_ms"] / r["floor_ms"]
-                out.append(("GPU: kernel <= 1.5x the floor", where, f"{k:.2f}x", k <= 1.5))
+                # a histogram's LUT needs the whole frame: the least one
+                # launch can do beside it (bench/floor.cl)
+                dep = (f" (read+wait+write floor {r['wait_floor_ms']:.4f} ms: "
+                       f"{r['kernel_ms'] / r['wait_floor_ms']:.2f}x)") if r.get("wait_floor_ms") else ""
+                out.append(("GPU: kernel <= 1.5x the floor", where, f"{k:.2f}x{dep}", k <= 1.5))
             if r["item"].count("+") == 2:
                 fl = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download" and
                       (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]

@@ -4,8 +4,11 @@
  * (uchar16), a device copy, and pinned upload and download, each the median
  * device time (profiling events) of ITERATIONS commands rotating over
  * enough buffers (up to 256 MiB) that a large cache does not hold them.
- * One JSON line per device and size, for bench/bench.py. A report, never
- * a test.
+ * Also two floors of a filter whose every output byte needs the whole
+ * frame (histogram equalisation; bench/floor.cl): a read-only kernel (the
+ * first of two launches) and, on GPUs, the frame read into registers, one
+ * grid-wide wait and the write (one launch). One JSON line per device and
+ * size, for bench/bench.py. A report, never a test.
  * Usage: bench_floor ITERATIONS BYTES...   (no BYTES: the device list) */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
@@ -13,16 +16,23 @@
 #include <stdlib.h>
 
 #include "benchutil.h"
+#include "benchfloorcl.h"
+
+/* groups a compute unit of read_sync_write: clhisteq's one-launch kernel's
+ * (GST_CL_HISTEQ_EQ_GROUPS_PER_CU), all resident at once on NVIDIA */
+#define SYNC_GROUPS_PER_CU 2
 
 typedef struct
 {
   GstCLContext *ctx;
-  cl_kernel copy;
-  cl_mem *bufs;
+  cl_kernel copy, read, sync;
+  cl_mem *bufs, counters;
   gint nbuf, i;
-  size_t n16, bytes;
+  size_t n16, bytes, read_global, sync_global;
+  guint tag;
   void *pinned;
-  gint what;                    /* 0 read+write kernel, 1 copy, 2 up, 3 down */
+  gint what;                    /* 0 read+write kernel, 1 copy, 2 up, 3 down,
+                                   4 read kernel, 5 read, wait, write */
 } Job;
 
 static cl_int
@@ -40,6 +50,24 @@ launch (gpointer data, cl_event * ev)
           NULL, ev);
     case 1:
       return clEnqueueCopyBuffer (q, a, b, 0, 0, j->bytes, 0, NULL, ev);
+    case 4:{
+      cl_uint n16 = j->n16;
+      clSetKernelArg (j->read, 0, sizeof (cl_mem), &a);
+      clSetKernelArg (j->read, 1, sizeof (cl_uint), &n16);
+      clSetKernelArg (j->read, 2, sizeof (cl_mem), &j->counters);
+      return clEnqueueNDRangeKernel (q, j->read, 1, NULL, &j->read_global,
+          (size_t[]) { 256 }, 0, NULL, ev);
+    }
+    case 5:{
+      cl_uint n16 = j->n16, tag = ++j->tag;
+      clSetKernelArg (j->sync, 0, sizeof (cl_mem), &a);
+      clSetKernelArg (j->sync, 1, sizeof (cl_mem), &b);
+      clSetKernelArg (j->sync, 2, sizeof (cl_uint), &n16);
+      clSetKernelArg (j->sync, 3, sizeof (cl_mem), &j->counters);
+      clSetKernelArg (j->sync, 4, sizeof (cl_uint), &tag);
+      return clEnqueueNDRangeKernel (q, j->sync, 1, NULL, &j->sync_global,
+          (size_t[]) { 256 }, 0, NULL, ev);
+    }
     case 2:
       return clEnqueueWriteBuffer (q, a, CL_FALSE, 0, j->bytes, j->pinned, 0,
           NULL, ev);
@@ -56,8 +84,9 @@ main (int argc, char **argv)
   const GPtrArray *devices;
   gint iters = argc > 1 ? atoi (argv[1]) : 50;
   static const gchar *what[] = { "rw_kernel_ms", "copy_ms", "upload_ms",
-    "download_ms"
+    "download_ms", "read_kernel_ms", "sync_kernel_ms"
   };
+  const gchar *floor_src = bench_floor_sources[0].source;
 
   devices = bench_devices (&argc, &argv);
   for (guint di = 0; di < devices->len; di++) {
@@ -70,8 +99,16 @@ main (int argc, char **argv)
       continue;
     }
     Job j = {.ctx = ctx,.copy = bench_build_kernel (ctx->context, dev->device,
-          BENCH_COPY_SRC, "copy16")
+          BENCH_COPY_SRC, "copy16"),
+      .read = bench_build_kernel_with (ctx->context, dev->device, floor_src,
+          "read_frame", "-DNCH=1")
     };
+    const guint sync_groups = SYNC_GROUPS_PER_CU * MAX (dev->compute_units, 1);
+    const cl_uint zero = 0;
+    j.counters = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+        3 * sizeof (cl_uint), NULL, &st);
+    clEnqueueFillBuffer (ctx->queue, j.counters, &zero, sizeof zero, 0,
+        3 * sizeof (cl_uint), 0, NULL, NULL);
 
     if (argc < 3)               /* no sizes: the device list only */
       g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
@@ -99,9 +136,35 @@ main (int argc, char **argv)
           dev->name, dev->platform_index, dev->device_index,
           dev->is_gpu ? "GPU" : "CPU", dev->compute_units,
           dev->driver_version, j.bytes);
-      for (j.what = 0; j.what < 4; j.what++) {
-        gdouble min_ms, ms = bench_median_ms (launch, &j, iters, &min_ms);
+      j.read_global = GST_ROUND_UP_N (j.n16, 256);
+      j.sync_global = 256 * (size_t) sync_groups;
+      /* one grid-wide wait needs every group running at once: GPUs */
+      if (dev->is_gpu) {
+        gchar *opt = g_strdup_printf ("-DNCH=%zu",
+            (j.n16 + j.sync_global - 1) / j.sync_global);
+        j.sync = bench_build_kernel_with (ctx->context, dev->device,
+            floor_src, "read_sync_write", opt);
+        g_free (opt);
+      }
+      for (j.what = 0; j.what < 6; j.what++) {
+        gdouble min_ms, ms;
+        if ((j.what == 4 && !j.read) || (j.what == 5 && !j.sync))
+          continue;
+        ms = bench_median_ms (launch, &j, iters, &min_ms);
         g_print (",\"%s\":%.6f", what[j.what], ms);
+      }
+      if (j.sync) {
+        cl_uint giveups = 0;
+        clEnqueueReadBuffer (ctx->queue, j.counters, CL_TRUE,
+            2 * sizeof (cl_uint), sizeof giveups, &giveups, 0, NULL, NULL);
+        clEnqueueFillBuffer (ctx->queue, j.counters, &zero, sizeof zero,
+            2 * sizeof (cl_uint), sizeof zero, 0, NULL, NULL);
+        /* a launch where a group stopped waiting did not wait for all */
+        g_print (",\"sync_groups\":%u,\"sync_chunks\":%zu,"
+            "\"sync_giveups\":%u", sync_groups,
+            (j.n16 + j.sync_global - 1) / j.sync_global, giveups);
+        clReleaseKernel (j.sync);
+        j.sync = NULL;
       }
       g_print ("}\n");
       clEnqueueUnmapMemObject (ctx->queue, pin, j.pinned, 0, NULL, NULL);
@@ -110,6 +173,9 @@ main (int argc, char **argv)
       bench_release_buffers (j.bufs, j.nbuf);
     }
     clReleaseKernel (j.copy);
+    if (j.read)
+      clReleaseKernel (j.read);
+    clReleaseMemObject (j.counters);
     gst_object_unref (ctx);
   }
   return 0;

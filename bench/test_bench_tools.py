@@ -76,8 +76,14 @@ check(rc == 0 and res and "prof" not in res[0] and res[0].get("frames") == 15,
 # 4. floors: one line per device and size, positive times
 res, rc = run_json([floor, "5", str(w * h), str(w * h * 3 // 2)])
 check(rc == 0 and res and len(res) % 2 == 0, f"bench_floor: a line per device and size ({len(res)})")
-check(all(r[k] > 0 for r in res for k in ("rw_kernel_ms", "copy_ms", "upload_ms", "download_ms")),
+check(all(r[k] > 0 for r in res for k in ("rw_kernel_ms", "copy_ms", "upload_ms", "download_ms",
+                                          "read_kernel_ms")),
       "floor times are positive")
+# the grid-wide wait's floor on GPUs only, and valid only if no group
+# stopped waiting (every group resident)
+check(all(("sync_kernel_ms" in r) == (r["type"] == "GPU") for r in res) and
+      all(r["sync_kernel_ms"] > 0 and r["sync_giveups"] == 0 for r in res if r["type"] == "GPU"),
+      "read+wait+write floor on each GPU, no group gave up")
 
 # 5. bench.py's --budget also shortens the runs that would overrun it (so a
 # time-limited job still writes its results): budget_timeout () on a fake

@@ -720,11 +720,46 @@ histeq_cut (__global const uint * restrict partial, int tiles, int slices,
  * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
 /* The LUT of @tile from its histogram @hist (local, complete): clip
  * (CLAHE), CDF, temporal smoothing, strength. */
+/* CLAHE_QUAD 1 (the host's, GPUs): lut_body () also stores each CLAHE
+ * tile's LUT into the quad table after the tiles' LUTs (@lut + tiles *
+ * BINS): for each cell between tile centres ((tiles_x + 1) x (tiles_y + 1),
+ * the borders' cells clamped to the edge tiles) and each level, one word
+ * holding the four LUTs a pixel of that cell reads (top left, top right,
+ * bottom left, bottom right, byte 0 first), so the apply reads one word a
+ * pixel instead of four bytes from four tiles' LUTs. */
+#ifndef CLAHE_QUAD
+#define CLAHE_QUAD 0
+#endif
+
+/* Entry @e of tile @tile's LUT at level @b into the quad table @quad: the
+ * tile is the top (then bottom) of cell rows ty + 1 (ty) and, at the
+ * frame's edge, 0 (tiles_y); left (right) likewise across. */
+inline void
+clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles_y,
+    int b, uchar e)
+{
+  const int tx = tile % tiles_x, ty = tile / tiles_x;
+  for (int v = 0; v < 2; v++)
+    for (int j = 0; j < 2; j++) {
+      const int cy = j == 0 ? ty + 1 - v : v == 0 ? (ty == 0 ? 0 : -1) :
+          (ty == tiles_y - 1 ? tiles_y : -1);
+      for (int h = 0; h < 2 && cy >= 0; h++)
+        for (int i = 0; i < 2; i++) {
+          const int cx = i == 0 ? tx + 1 - h : h == 0 ? (tx == 0 ? 0 : -1) :
+              (tx == tiles_x - 1 ? tiles_x : -1);
+          if (cx >= 0)
+            quad[(((size_t) cy * (tiles_x + 1) + cx) * BINS + b) * 4 +
+                v * 2 + h] = e;
+        }
+    }
+}
+
 inline void
 lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
     __global const float * frame_state, __global uchar * lut,
-    __local float *f, __local float *g, __local int *i0)
+    __local float *f, __local float *g, __local int *i0, int tiles_x,
+    int tiles_y)
 {
   const int b = get_local_id (0);
 
@@ -784,7 +819,13 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     f[b] = shifted (g, (float) b - d);
   }
 
-  lut[(size_t) tile * BINS + b] = lut_entry (f[b], b, strength);
+  const uchar e = lut_entry (f[b], b, strength);
+  lut[(size_t) tile * BINS + b] = e;
+#if CLAHE_QUAD
+  if (clahe)
+    clahe_quad_put (lut + (size_t) tiles_x * tiles_y * BINS, tile, tiles_x,
+        tiles_y, b, e);
+#endif
 }
 
 /* ---- global mode's frame step and LUT with few barriers (GPUs) -------- */
@@ -969,7 +1010,7 @@ __kernel void
 histeq_lut (__global const uint * restrict partial, int slices, int total,
     int clahe, int clip, float lut_scale, float strength, float alpha,
     __global float * restrict state, __global const float * restrict
-    frame_state, __global uchar * restrict lut)
+    frame_state, __global uchar * restrict lut, int tiles_x)
 {
   __local int hist[BINS];
   __local float f[BINS], g[BINS];
@@ -983,7 +1024,8 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   hist[b] = c;
   barrier (CLK_LOCAL_MEM_FENCE);
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, state,
-      frame_state, lut, f, g, &i0);
+      frame_state, lut, f, g, &i0, tiles_x, (int) get_num_groups (1) /
+      tiles_x);
 }
 
 /* Global mode with smoothing, one launch for histeq_cut then histeq_lut
@@ -1013,7 +1055,7 @@ histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
   cut_body (1, 0, alpha, cut_threshold, reset, 0, frame_state, &L);
   barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   lut_body (0, hist, total, 0, 0, lut_scale, strength, alpha, state,
-      frame_state, lut, f, g, &i0);
+      frame_state, lut, f, g, &i0, 1, 1);
 }
 
 /* ---- fused: histogram, scene cut and LUT in one launch (GPUs) ---------- */
@@ -1176,7 +1218,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   if (smooth == 0) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
-        state, frame_state, lut, f, g, &i0); \
+        state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
     return; \
   } \
   if (clahe) { \
@@ -1219,7 +1261,8 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
         const int go = ready; \
         if (go) \
           lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
-              alpha, state, frame_state, lut, f, g, &i0); \
+              alpha, state, frame_state, lut, f, g, &i0, tiles_x, \
+              tiles / tiles_x); \
       } \
       return; \
     } \
@@ -1259,7 +1302,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
             lid]; \
       barrier (CLK_LOCAL_MEM_FENCE); \
       lut_body (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
-          state, frame_state, lut, f, g, &i0); \
+          state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
       /* the lowest tile given up, if any */ \
       if (lid == 0) \
         given_up = tiles; \
@@ -1289,7 +1332,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, &L); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
-      state, frame_state, lut, f, g, &i0); \
+      state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
 }
 
 /* Rows @gi, @gi + @n, ... of plane @p = (src offset, src stride, dst
@@ -2201,6 +2244,22 @@ clahe_pixel (int x, uint v, __global const uchar * l1,
   return convert_uchar_sat (rne (res));
 }
 
+/* Pixel @x of value @v from its cell's word in @qrow, the row of the quad
+ * table for its row of cells: clahe_pixel ()'s arithmetic, one load */
+inline uchar
+clahe_pixel_quad (int x, uint v, __global const uint * qrow, float ya,
+    float ya1, float inv_tw)
+{
+  const float txf = (float) x * inv_tw - 0.5f;
+  const int tx1 = floor_int (txf);
+  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
+  const uchar4 q = as_uchar4 (qrow[(tx1 + 1) * BINS + v]);
+  const float res =
+      ((float) q.s0 * xa1 + (float) q.s1 * xa) * ya1 +
+      ((float) q.s2 * xa1 + (float) q.s3 * xa) * ya;
+  return convert_uchar_sat (rne (res));
+}
+
 __kernel void
 histeq_apply_clahe_c1 (CLAHE_ARGS)
 {
@@ -2220,10 +2279,20 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
       uchar b[16];
     } in, out;
     in.v = *(__global const uchar16 *) (s + x0);
+#if CLAHE_QUAD
+    /* the row of cells: floor (tyf) + 1, before CLAHE_ROW's clamp */
+    __global const uint *qrow = (__global const uint *) (lut +
+        (size_t) tiles_x * tiles_y * BINS) +
+        (size_t) (floor_int (tyf) + 1) * (tiles_x + 1) * BINS;
+    UNROLL
+    for (int i = 0; i < 16; i++)
+      out.b[i] = clahe_pixel_quad (x0 + i, in.b[i], qrow, ya, ya1, inv_tw);
+#else
     UNROLL
     for (int i = 0; i < 16; i++)
       out.b[i] = clahe_pixel (x0 + i, in.b[i], l1, l2, ya, ya1, inv_tw,
           tiles_x);
+#endif
     *(__global uchar16 *) (d + x0) = out.v;
     return;
   }

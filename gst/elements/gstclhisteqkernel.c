@@ -70,6 +70,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   /* the CLAHE apply takes 64 pixels through the same byte shuffles */
   prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
+  prog->clahe_quad = prog->clahe_w == 16 &&
+      gst_cl_env_choice (GST_CL_HISTEQ_CLAHE_QUAD_ENV, 0, 1,
+      ctx->device->is_gpu);
   /* CLAHE's tiles wait for the cut inside the fused histogram launch
    * (kernels/histeq.cl, CUT_WAIT): GPUs */
   prog->cut_wait = ctx->device->is_gpu;
@@ -83,10 +86,11 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   /* the one-launch apply's table lookups by byte permutes where the CPU
    * has them (kernels/common.cl) */
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DX86_VBMI=%d"
-      " -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d -DCUT_WAIT=%d",
-      prog->copies, par_tail,
-      prog->apply_w, prog->clahe_w, gst_cl_device_has_vbmi (ctx->device),
+      " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
+      " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
+      " -DCUT_WAIT=%d", prog->copies, par_tail,
+      prog->apply_w, prog->clahe_w, prog->clahe_quad,
+      gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
       gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
@@ -237,8 +241,11 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   }
   if (!gst_cl_set_error (status, "clCreateBuffer(fused histograms)", error))
     goto fail;
+  /* CLAHE: the tiles' LUTs, then the quad table (kernels/histeq.cl,
+   * CLAHE_QUAD), whether or not the program reads it */
   bufs->luts = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      BINS * tiles, NULL, &status);
+      BINS * tiles + (g.clahe ? (gsize) 4 * BINS * (g.tiles_x + 1) *
+          (g.tiles_y + 1) : 0), NULL, &status);
   if (!gst_cl_set_error (status, "clCreateBuffer(luts)", error))
     goto fail;
   bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
@@ -293,6 +300,7 @@ enqueue_lut (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->state);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->frame_state);
   status |= clSetKernelArg (k, a++, sizeof (cl_mem), &bufs->luts);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_x);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
   return clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,

@@ -53,6 +53,7 @@ typedef struct
   gint eq_groups_per_cu;        /* equalize's groups per compute unit */
   gint apply_w;                 /* pixels per work-item of apply_global c1 */
   gint clahe_w;                 /* pixels per work-item of apply_clahe c1 */
+  gboolean clahe_quad;          /* apply_clahe c1 reads the quad table */
   size_t hist_local;            /* work-items per histogram work-group */
   gint copies;                  /* local histogram copies (bank spreading) */
 } GstCLHisteqProgram;
@@ -107,6 +108,11 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* pixels per work-item of the global LUT apply (one byte per pixel): 16,
  * or 512 (default on CPUs with AVX-512: byte shuffles, 64 at a time) */
 #define GST_CL_HISTEQ_APPLY_W_ENV "GST_CL_HISTEQ_APPLY_W"
+/* 1: each CLAHE tile's LUT also stored into a table of the four LUTs each
+ * cell between tile centres reads, one word a level, which the GRAY8
+ * apply reads where it takes 16 pixels an item (default on GPUs); 0: the
+ * four LUTs read byte by byte (kernels/histeq.cl, CLAHE_QUAD) */
+#define GST_CL_HISTEQ_CLAHE_QUAD_ENV "GST_CL_HISTEQ_CLAHE_QUAD"
 /* 0: the apply in a launch of its own; 1: with the histogram and LUT in
  * one launch (the default where fused; global mode, one byte a pixel) */
 #define GST_CL_HISTEQ_ONE_LAUNCH_ENV "GST_CL_HISTEQ_ONE_LAUNCH"
