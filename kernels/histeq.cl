@@ -714,12 +714,6 @@ histeq_cut (__global const uint * restrict partial, int tiles, int slices,
   cut_body (tiles, clahe, alpha, cut_threshold, reset, 0, frame_state, &L);
 }
 
-/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
- * limit, 0 for none. @alpha: weight of the new frame in the temporal
- * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
- * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
-/* The LUT of @tile from its histogram @hist (local, complete): clip
- * (CLAHE), CDF, temporal smoothing, strength. */
 /* CLAHE_QUAD 1 (the host's, GPUs): lut_body () also stores each CLAHE
  * tile's LUT into the quad table after the tiles' LUTs (@lut + tiles *
  * BINS): for each cell between tile centres ((tiles_x + 1) x (tiles_y + 1),
@@ -754,6 +748,13 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles_y,
     }
 }
 
+/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
+ * limit, 0 for none. @alpha: weight of the new frame in the temporal
+ * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
+ * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
+/* The LUT of @tile from its histogram @hist (local, complete): clip
+ * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
+ * into the quad table of the @tiles_x x @tiles_y tiles. */
 inline void
 lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
