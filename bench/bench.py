@@ -60,6 +60,12 @@ SIZES = {"480p": (640, 480), "1080p": (1920, 1080), "4K": (3840, 2160)}
 FF_PIX = {"GRAY8": "gray", "NV12": "nv12", "I420": "yuv420p"}
 
 
+# bench_floor's floors for a filter whose every output needs the whole
+# frame (bench/floor.cl): two launches' least, and one launch's
+TWO_LAUNCH_FLOOR = "read kernel + read+write kernel"
+WAIT_FLOOR = "read, grid-wide wait, write kernel"
+
+
 def frame_bytes(fmt, w, h):
     return w * h if fmt == "GRAY8" else w * h * 3 // 2
 
@@ -604,14 +610,14 @@ def run(ctx, a, kinds):
                         if "read_kernel_ms" in fl:
                             two = fl["read_kernel_ms"] + fl["rw_kernel_ms"]
                             rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
-                                               kind="floor", impl="read kernel + read+write kernel",
+                                               kind="floor", impl=TWO_LAUNCH_FLOOR,
                                                device=label, ms=two, kernel_ms=two,
                                                note=f"read {fl['read_kernel_ms']:.4f} ms"))
                         if "sync_kernel_ms" in fl:
                             rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
-                                               kind="floor", impl="read, grid-wide wait, write kernel",
+                                               kind="floor", impl=WAIT_FLOOR,
                                                device=label, ms=fl["sync_kernel_ms"],
-                                               kernel_ms=fl["sync_kernel_ms"],
+                                               kernel_ms=fl["sync_kernel_ms"], giveups=fl["sync_giveups"],
                                                note=f"{fl['sync_groups']} groups, {fl['sync_chunks']} "
                                                     f"chunks an item"
                                                     + (f"; {fl['sync_giveups']} groups stopped waiting: "
@@ -742,8 +748,8 @@ def run(ctx, a, kinds):
                         (fr["size"], fr["format"], fr["device"]) == (r["size"], r["format"], r["device"]):
                     if fr["impl"] == "read+write kernel":
                         r["floor_ms"] = fr["ms"]
-                    elif fr["impl"] == "read, grid-wide wait, write kernel" and \
-                            "not valid" not in fr.get("note", "") and r["item"].startswith("clhisteq"):
+                    elif fr["impl"] == WAIT_FLOOR and not fr["giveups"] and \
+                            r["item"].startswith("clhisteq"):
                         r["wait_floor_ms"] = fr["ms"]
     return rows
 

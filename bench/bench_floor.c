@@ -138,10 +138,10 @@ main (int argc, char **argv)
           dev->driver_version, j.bytes);
       j.read_global = GST_ROUND_UP_N (j.n16, 256);
       j.sync_global = 256 * (size_t) sync_groups;
+      const size_t sync_chunks = (j.n16 + j.sync_global - 1) / j.sync_global;
       /* one grid-wide wait needs every group running at once: GPUs */
       if (dev->is_gpu) {
-        gchar *opt = g_strdup_printf ("-DNCH=%zu",
-            (j.n16 + j.sync_global - 1) / j.sync_global);
+        gchar *opt = g_strdup_printf ("-DNCH=%zu", sync_chunks);
         j.sync = bench_build_kernel_with (ctx->context, dev->device,
             floor_src, "read_sync_write", opt);
         g_free (opt);
@@ -161,8 +161,7 @@ main (int argc, char **argv)
             2 * sizeof (cl_uint), sizeof zero, 0, NULL, NULL);
         /* a launch where a group stopped waiting did not wait for all */
         g_print (",\"sync_groups\":%u,\"sync_chunks\":%zu,"
-            "\"sync_giveups\":%u", sync_groups,
-            (j.n16 + j.sync_global - 1) / j.sync_global, giveups);
+            "\"sync_giveups\":%u", sync_groups, sync_chunks, giveups);
         clReleaseKernel (j.sync);
         j.sync = NULL;
       }

@@ -724,15 +724,19 @@ histeq_cut (__global const uint * restrict partial, int tiles, int slices,
 #ifndef CLAHE_QUAD
 #define CLAHE_QUAD 0
 #endif
+/* the quad table, after the @tiles tiles' LUTs in @lut */
+#define CLAHE_QUAD_TABLE(lut, tiles) ((lut) + (size_t) (tiles) * BINS)
 
-/* Entry @e of tile @tile's LUT at level @b into the quad table @quad: the
- * tile is the top (then bottom) of cell rows ty + 1 (ty) and, at the
- * frame's edge, 0 (tiles_y); left (right) likewise across. */
+/* Entry @e of tile @tile's LUT at level @b into the quad table @quad of
+ * @tiles tiles, @tiles_x a row: the tile is the top (then bottom) of cell
+ * rows ty + 1 (ty) and, at the frame's edge, 0 (tiles_y); left (right)
+ * likewise across. */
 inline void
-clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles_y,
+clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles,
     int b, uchar e)
 {
   const int tx = tile % tiles_x, ty = tile / tiles_x;
+  const int tiles_y = tiles / tiles_x;
   for (int v = 0; v < 2; v++)
     for (int j = 0; j < 2; j++) {
       const int cy = j == 0 ? ty + 1 - v : v == 0 ? (ty == 0 ? 0 : -1) :
@@ -754,13 +758,13 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles_y,
  * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
 /* The LUT of @tile from its histogram @hist (local, complete): clip
  * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
- * into the quad table of the @tiles_x x @tiles_y tiles. */
+ * into the quad table of the @tiles tiles, @tiles_x a row. */
 inline void
 lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
     __global const float * frame_state, __global uchar * lut,
     __local float *f, __local float *g, __local int *i0, int tiles_x,
-    int tiles_y)
+    int tiles)
 {
   const int b = get_local_id (0);
 
@@ -824,8 +828,8 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
   lut[(size_t) tile * BINS + b] = e;
 #if CLAHE_QUAD
   if (clahe)
-    clahe_quad_put (lut + (size_t) tiles_x * tiles_y * BINS, tile, tiles_x,
-        tiles_y, b, e);
+    clahe_quad_put (CLAHE_QUAD_TABLE (lut, tiles), tile, tiles_x, tiles, b,
+        e);
 #endif
 }
 
@@ -1025,8 +1029,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   hist[b] = c;
   barrier (CLK_LOCAL_MEM_FENCE);
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, state,
-      frame_state, lut, f, g, &i0, tiles_x, (int) get_num_groups (1) /
-      tiles_x);
+      frame_state, lut, f, g, &i0, tiles_x, (int) get_num_groups (1));
 }
 
 /* Global mode with smoothing, one launch for histeq_cut then histeq_lut
@@ -1219,7 +1222,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   if (smooth == 0) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
-        state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
+        state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
     return; \
   } \
   if (clahe) { \
@@ -1262,8 +1265,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
         const int go = ready; \
         if (go) \
           lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
-              alpha, state, frame_state, lut, f, g, &i0, tiles_x, \
-              tiles / tiles_x); \
+              alpha, state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
       } \
       return; \
     } \
@@ -1303,7 +1305,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
             lid]; \
       barrier (CLK_LOCAL_MEM_FENCE); \
       lut_body (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
-          state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
+          state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
       /* the lowest tile given up, if any */ \
       if (lid == 0) \
         given_up = tiles; \
@@ -1333,7 +1335,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, &L); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
-      state, frame_state, lut, f, g, &i0, tiles_x, tiles / tiles_x); \
+      state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
 }
 
 /* Rows @gi, @gi + @n, ... of plane @p = (src offset, src stride, dst
@@ -2229,36 +2231,51 @@ clahe_chunk64 (__global const uchar * s, __global uchar * d, int x0,
 }
 #endif
 
+/* Column @x between the tile centres: the tile column left of it (-1
+ * before the first centre), and in @xa its weight towards the right one */
+inline int
+clahe_column (int x, float inv_tw, float *xa)
+{
+  const float txf = (float) x * inv_tw - 0.5f;
+  const int tx1 = floor_int (txf);
+  *xa = txf - (float) tx1;
+  return tx1;
+}
+
+/* The four LUT entries @q of a pixel (top left, top right, bottom left,
+ * bottom right) blended by its weights */
+inline uchar
+clahe_blend (uchar4 q, float xa, float ya, float ya1)
+{
+  const float xa1 = 1.0f - xa;
+  const float res =
+      ((float) q.s0 * xa1 + (float) q.s1 * xa) * ya1 +
+      ((float) q.s2 * xa1 + (float) q.s3 * xa) * ya;
+  return convert_uchar_sat (rne (res));
+}
+
 /* Pixel @x of value @v between the four tiles' LUTs */
 inline uchar
 clahe_pixel (int x, uint v, __global const uchar * l1,
     __global const uchar * l2, float ya, float ya1, float inv_tw, int tiles_x)
 {
-  const float txf = (float) x * inv_tw - 0.5f;
-  int tx1 = floor_int (txf);
-  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
-  const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
-  tx1 = max (tx1, 0) * BINS;
-  const float res =
-      ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
-      ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
-  return convert_uchar_sat (rne (res));
+  float xa;
+  const int tx1 = clahe_column (x, inv_tw, &xa);
+  const int o1 = max (tx1, 0) * BINS + v;
+  const int o2 = min (tx1 + 1, tiles_x - 1) * BINS + v;
+  return clahe_blend ((uchar4) (l1[o1], l1[o2], l2[o1], l2[o2]), xa, ya,
+      ya1);
 }
 
 /* Pixel @x of value @v from its cell's word in @qrow, the row of the quad
- * table for its row of cells: clahe_pixel ()'s arithmetic, one load */
+ * table for its row of cells: one load for the four entries */
 inline uchar
 clahe_pixel_quad (int x, uint v, __global const uint * qrow, float ya,
     float ya1, float inv_tw)
 {
-  const float txf = (float) x * inv_tw - 0.5f;
-  const int tx1 = floor_int (txf);
-  const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
-  const uchar4 q = as_uchar4 (qrow[(tx1 + 1) * BINS + v]);
-  const float res =
-      ((float) q.s0 * xa1 + (float) q.s1 * xa) * ya1 +
-      ((float) q.s2 * xa1 + (float) q.s3 * xa) * ya;
-  return convert_uchar_sat (rne (res));
+  float xa;
+  const int tx1 = clahe_column (x, inv_tw, &xa);
+  return clahe_blend (as_uchar4 (qrow[(tx1 + 1) * BINS + v]), xa, ya, ya1);
 }
 
 __kernel void
@@ -2282,8 +2299,8 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
     in.v = *(__global const uchar16 *) (s + x0);
 #if CLAHE_QUAD
     /* the row of cells: floor (tyf) + 1, before CLAHE_ROW's clamp */
-    __global const uint *qrow = (__global const uint *) (lut +
-        (size_t) tiles_x * tiles_y * BINS) +
+    __global const uint *qrow = (__global const uint *)
+        CLAHE_QUAD_TABLE (lut, tiles_x * tiles_y) +
         (size_t) (floor_int (tyf) + 1) * (tiles_x + 1) * BINS;
     UNROLL
     for (int i = 0; i < 16; i++)
@@ -2313,17 +2330,10 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
       dst + dst_off, dst_stride);
   if (x0 + 16 > width) {
     for (int x = x0; x < width; x++) {
-      const float txf = (float) x * inv_tw - 0.5f;
-      int tx1 = floor_int (txf);
-      const float xa = txf - (float) tx1, xa1 = 1.0f - xa;
-      const int tx2 = min (tx1 + 1, tiles_x - 1) * BINS;
-      tx1 = max (tx1, 0) * BINS;
       const uchar4 p = vload4 (x, s);
       const uint v = luma4 (p, w);
-      const float res =
-          ((float) l1[tx1 + v] * xa1 + (float) l1[tx2 + v] * xa) * ya1 +
-          ((float) l2[tx1 + v] * xa1 + (float) l2[tx2 + v] * xa) * ya;
-      vstore4 (scale_colour (p, v, convert_uchar_sat (rne (res))), x, d);
+      vstore4 (scale_colour (p, v, clahe_pixel (x, v, l1, l2, ya, ya1,
+                  inv_tw, tiles_x)), x, d);
     }
     return;
   }
