@@ -172,6 +172,8 @@ name (float v, uint delta) \
 /* @v of the item @delta to the left (lane - delta), to the right */
 DEFINE_SHFL (shfl_up, "up", "0")
 DEFINE_SHFL (shfl_down, "down", "0x1f")
+/* @v of the item lane ^ @delta */
+DEFINE_SHFL (shfl_xor, "bfly", "0x1f")
 #endif
 
 /* -DNV_PTX=1, from the host for NVIDIA GPUs: their compiler takes inline

@@ -14,6 +14,8 @@
  *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
  *                 IEEE float division; bit-exactness needs it)
  *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
+ *   -DWARP_XCHG=1 (NVIDIA GPUs) the one-launch kernel's Newton sums by one
+ *                 warp's shuffles (common.cl, warp_tree_sum ())
  *
  * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
  * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
@@ -875,16 +877,27 @@ typedef struct
   int2 chunk[BINS / 16];        /* a chunk's count and first non-zero bin's */
   float tm[BINS], ts[BINS], tq[BINS], g[BINS], gs[BINS];
   float4 ym[8], ys[8], yq[8];  /* tree_top ()'s 32 values of a sum */
+  float shift;                  /* WARP_XCHG: the first warp's, a step */
 } FrameLocal;
 
 /* find_shift ()'s terms for bin b at the shift @d, into L->tm and L->ts
- * (@v: the bin's count, @p: its share) */
+ * (@v: the bin's count, @p: its share): shifted ()'s and slope_at ()'s
+ * values from one float-to-int conversion, one pair of loads and selects
+ * (calling both, their branches and two conversions cost the LUT's
+ * critical path 0.0004 ms a 1080p frame: H200, gpu-session27 run 9).
+ * Inside (0, 255) the same k and operations; at or below 0 the clamped k
+ * is 0 and the value g[0]; at or above 255 k + 1 is 255; the slope
+ * outside is 0. */
 inline void
 newton_terms (__local FrameLocal * L, int b, int v, float p, float d)
 {
   const float x = (float) b - d;
-  L->tm[b] = v ? p * shifted (L->g, x) : 0.0f;
-  L->ts[b] = v ? p * slope_at (L->g, x) : 0.0f;
+  const int k = clamp ((int) x, 0, BINS - 2);
+  const float g0 = L->g[k], g1 = L->g[k + 1], dg = g1 - g0;
+  const bool inside = x > 0.0f && x < (float) (BINS - 1);
+  const float at = inside ? g0 + (x - (float) k) * dg : x <= 0.0f ? g0 : g1;
+  L->tm[b] = v ? p * at : 0.0f;
+  L->ts[b] = v ? p * (inside ? dg : 0.0f) : 0.0f;
 }
 
 /* their sums' first levels, after a barrier, and where @own the target's
@@ -899,6 +912,25 @@ newton_tops (__local FrameLocal * L, int b, bool own)
       ((__local float *) L->yq)[b] = tree_top (L->tq, b);
   }
 }
+
+#if WARP_XCHG
+/* tree_sum () of @v by the first warp alone (lanes 0 .. 31, NVIDIA):
+ * lane i's tree_top (), then tree_low ()'s levels by butterfly shuffles,
+ * lane i adding lane i + 16's (i < 16), then 8, 4, 2 and 1 apart: the
+ * pairs tree_low () adds, in its order (the upper lanes add the same
+ * pairs the other way round, a + b being b + a), so every lane has the
+ * sum, the same bits. */
+inline float
+warp_tree_sum (__local const float *v, int lane)
+{
+  float y = tree_top (v, lane);
+  y = y + shfl_xor (y, 16);
+  y = y + shfl_xor (y, 8);
+  y = y + shfl_xor (y, 4);
+  y = y + shfl_xor (y, 2);
+  return y + shfl_xor (y, 1);
+}
+#endif
 
 /* Global mode (one tile): the frame's histogram, @v being this item's bin,
  * to the LUT in @table (the group's) with, where @smooth, cut_body ()'s
@@ -989,6 +1021,23 @@ frame_lut_group (int v, int total, int smooth, float alpha,
   for (int it = 0; it < 3; it++) {
     newton_terms (L, b, v, p, d);
     barrier (CLK_LOCAL_MEM_FENCE);
+#if WARP_XCHG
+    /* NVIDIA: the sums, the target and the step by the first warp, its
+     * shift to the group through local memory, where the tops were stored
+     * and all 8 warps read them back (16-24 broadcast vector loads each)
+     * and ran the step (0.7 us a step on the H200: gpu-session27) */
+    if (b < 32) {
+      const float m = warp_tree_sum (L->tm, b), sl = warp_tree_sum (L->ts, b);
+      target = it == 0 ? smoothed (target0, warp_tree_sum (L->tq, b), alpha,
+          is_cut) : target;
+      d = !stop && sl > 1e-3f ? newton_next (m, sl, target, d) : d;
+      stop = stop || !(sl > 1e-3f);
+      if (b == 0)
+        L->shift = d;
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    d = L->shift;
+#else
     newton_tops (L, b, it == 0);
     barrier (CLK_LOCAL_MEM_FENCE);
     const float m = tree_low (L->ym), sl = tree_low (L->ys);
@@ -998,6 +1047,7 @@ frame_lut_group (int v, int total, int smooth, float alpha,
         target;
     d = !stop && sl > 1e-3f ? newton_next (m, sl, target, d) : d;
     stop = stop || !(sl > 1e-3f);
+#endif
   }
   const float shift = is_cut ? 0.0f : d;
   if (b == 0) {

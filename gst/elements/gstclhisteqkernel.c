@@ -88,13 +88,13 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
       " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
-      " -DCUT_WAIT=%d", prog->copies, par_tail,
+      " -DCUT_WAIT=%d -DWARP_XCHG=%d", prog->copies, par_tail,
       prog->apply_w, prog->clahe_w, prog->clahe_quad,
       gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
       gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
-      prog->cut_wait);
+      prog->cut_wait, gst_cl_device_has_warp_shuffles (ctx->device, 32));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
