@@ -224,17 +224,38 @@ equalized_bin (int b, int sum, int at_first, int total)
   return (float) (sum - at_first) * (255.0f / (float) (total - at_first));
 }
 
-/* Mapping @g read at @x, linear between bins, the end bins outside (x > 0
- * makes the int conversion a floor). */
+/* Mapping @g read at @x, linear between bins, the end bins outside, and
+ * in @slope its slope there (0 outside): one float-to-int conversion, one
+ * pair of loads and selects, no branches (a branching form for each of
+ * the two cost the one-launch kernel's Newton steps 0.0004 ms a 1080p
+ * frame: H200, gpu-session27 run 9). Inside (0, 255) k is the floor of x
+ * (x > 0); at or below 0 the clamped k is 0 and the value g[0]; at or
+ * above 255 k + 1 is 255 and the value g[255]. */
+inline float
+shifted_slope (__local const float *g, float x, float *slope)
+{
+  const int k = clamp ((int) x, 0, BINS - 2);
+  const float g0 = g[k], g1 = g[k + 1], dg = g1 - g0;
+  const bool inside = x > 0.0f && x < (float) (BINS - 1);
+  *slope = inside ? dg : 0.0f;
+  return inside ? g0 + (x - (float) k) * dg : x <= 0.0f ? g0 : g1;
+}
+
 inline float
 shifted (__local const float *g, float x)
 {
-  if (x <= 0.0f)
-    return g[0];
-  if (x >= (float) (BINS - 1))
-    return g[BINS - 1];
-  const int k = (int) x;
-  return g[k] + (x - (float) k) * (g[k + 1] - g[k]);
+  float slope;
+  return shifted_slope (g, x, &slope);
+}
+
+/* find_shift ()'s two terms (mean, slope) for a bin of @v pixels, share
+ * @p, with the mapping @g read at @x */
+inline float2
+newton_term (__local const float *g, int v, float p, float x)
+{
+  float slope;
+  const float at = shifted_slope (g, x, &slope);
+  return v ? (float2) (p * at, p * slope) : (float2) (0.0f);
 }
 
 /* @prev moved toward @now by @alpha, or @now alone after a scene cut
@@ -252,15 +273,6 @@ lut_entry (float v, int j, float strength)
 {
   const float o = strength >= 1.0f ? v : (float) j + strength * (v - (float) j);
   return convert_uchar_sat (rint (o));
-}
-
-inline float
-slope_at (__local const float *g, float x)
-{
-  if (x <= 0.0f || x >= (float) (BINS - 1))
-    return 0.0f;
-  const int k = (int) x;
-  return g[k + 1] - g[k];
 }
 
 /* Median of @n shifts, clamped to +-MAX_SHIFT (NaN to -MAX_SHIFT) and
@@ -526,8 +538,9 @@ cut_serial (int clahe, float alpha, float cut_threshold, int reset,
   for (int it = 0; it < 3 && !L->stop_l; it++) {
     for (int j = 0; j < BINS; j++) {
       const float p = (float) L->q[j] * inv, x = (float) j - L->d_l;
-      L->tm[j] = L->q[j] ? p * shifted (L->g, x) : 0.0f;
-      L->ts[j] = L->q[j] ? p * slope_at (L->g, x) : 0.0f;
+      const float2 t = newton_term (L->g, L->q[j], p, x);
+      L->tm[j] = t.s0;
+      L->ts[j] = t.s1;
     }
     const float m = tree_sum_serial (L->tm), sl = tree_sum_serial (L->ts);
     newton_step (m, sl, target, &L->d_l, &L->stop_l);
@@ -607,9 +620,9 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
      * no longer moves. */
     for (int it = 0; it < 3; it++) {
       barrier (CLK_LOCAL_MEM_FENCE);
-      const float x = (float) b - d_l;
-      tm[b] = qb ? p * shifted (g, x) : 0.0f;
-      ts[b] = qb ? p * slope_at (g, x) : 0.0f;
+      const float2 t = newton_term (g, qb, p, (float) b - d_l);
+      tm[b] = t.s0;
+      ts[b] = t.s1;
       float m, sl;
       tree_sum2 (tm, ts, &m, &sl);
       if (b == 0 && !stop_l)
@@ -881,23 +894,13 @@ typedef struct
 } FrameLocal;
 
 /* find_shift ()'s terms for bin b at the shift @d, into L->tm and L->ts
- * (@v: the bin's count, @p: its share): shifted ()'s and slope_at ()'s
- * values from one float-to-int conversion, one pair of loads and selects
- * (calling both, their branches and two conversions cost the LUT's
- * critical path 0.0004 ms a 1080p frame: H200, gpu-session27 run 9).
- * Inside (0, 255) the same k and operations; at or below 0 the clamped k
- * is 0 and the value g[0]; at or above 255 k + 1 is 255; the slope
- * outside is 0. */
+ * (@v: the bin's count, @p: its share) */
 inline void
 newton_terms (__local FrameLocal * L, int b, int v, float p, float d)
 {
-  const float x = (float) b - d;
-  const int k = clamp ((int) x, 0, BINS - 2);
-  const float g0 = L->g[k], g1 = L->g[k + 1], dg = g1 - g0;
-  const bool inside = x > 0.0f && x < (float) (BINS - 1);
-  const float at = inside ? g0 + (x - (float) k) * dg : x <= 0.0f ? g0 : g1;
-  L->tm[b] = v ? p * at : 0.0f;
-  L->ts[b] = v ? p * (inside ? dg : 0.0f) : 0.0f;
+  const float2 t = newton_term (L->g, v, p, (float) b - d);
+  L->tm[b] = t.s0;
+  L->ts[b] = t.s1;
 }
 
 /* their sums' first levels, after a barrier, and where @own the target's

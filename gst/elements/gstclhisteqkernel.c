@@ -70,7 +70,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       gst_cl_device_has_avx512 (ctx->device) ? 512 : 16);
   /* the CLAHE apply takes 64 pixels through the same byte shuffles */
   prog->clahe_w = prog->apply_w > 16 ? 64 : 16;
-  prog->clahe_quad = prog->clahe_w == 16 &&
+  /* the GRAY8 CLAHE apply from the quad table: GPUs, 16 pixels an item */
+  const gboolean clahe_quad = prog->clahe_w == 16 &&
       gst_cl_env_choice (GST_CL_HISTEQ_CLAHE_QUAD_ENV, 0, 1,
       ctx->device->is_gpu);
   /* CLAHE's tiles wait for the cut inside the fused histogram launch
@@ -89,12 +90,14 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
       " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
       " -DCUT_WAIT=%d -DWARP_XCHG=%d", prog->copies, par_tail,
-      prog->apply_w, prog->clahe_w, prog->clahe_quad,
+      prog->apply_w, prog->clahe_w, clahe_quad,
       gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
       gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
-      prog->cut_wait, gst_cl_device_has_warp_shuffles (ctx->device, 32));
+      prog->cut_wait,
+      /* a group's first 32 items are one warp (a 1-D group of 256) */
+      gst_cl_device_has_warp_shuffles (ctx->device, 32));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)

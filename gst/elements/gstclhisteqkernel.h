@@ -53,7 +53,6 @@ typedef struct
   gint eq_groups_per_cu;        /* equalize's groups per compute unit */
   gint apply_w;                 /* pixels per work-item of apply_global c1 */
   gint clahe_w;                 /* pixels per work-item of apply_clahe c1 */
-  gboolean clahe_quad;          /* apply_clahe c1 reads the quad table */
   size_t hist_local;            /* work-items per histogram work-group */
   gint copies;                  /* local histogram copies (bank spreading) */
 } GstCLHisteqProgram;
