@@ -15,7 +15,8 @@
  *                 IEEE float division; bit-exactness needs it)
  *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
  *   -DWARP_XCHG=1 (NVIDIA GPUs) the one-launch kernel's Newton sums by one
- *                 warp's shuffles (common.cl, warp_tree_sum ())
+ *                 warp's shuffles (warp_tree_sum () below, by common.cl's
+ *                 shfl_xor ())
  *
  * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
  * (w.x*b0 + w.y*b1 + w.z*b2 + 128) >> 8 with the weights in @w):
