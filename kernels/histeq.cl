@@ -14,6 +14,8 @@
  *   -cl-fp32-correctly-rounded-divide-sqrt   (equalizeHist's scale is an
  *                 IEEE float division; bit-exactness needs it)
  *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
+ *   -DCUT_WAIT=1, -DCLAHE_ONE=1 (GPUs) CLAHE's tiles' LUTs after the cut
+ *                 in the histogram's launch, and the apply there too: below
  *   -DWARP_XCHG=1 (NVIDIA GPUs) the one-launch kernel's Newton sums by one
  *                 warp's shuffles (warp_tree_sum () below, by common.cl's
  *                 shfl_xor ())
@@ -31,6 +33,7 @@
  *                     in one launch (CPUs, global mode): below
  *   histeq_equalize_c1   histeq_hist_lut_c1 and the apply in one launch
  *                     (GPUs, global mode): below
+ *   histeq_clahe_one_c1   the same for CLAHE (GPUs, CLAHE_ONE): below
  *   histeq_cut        with smoothing on: scene-cut verdict and brightness
  *                     shift of the frame
  *                     global = local = (256)
@@ -1245,9 +1248,9 @@ await_flag (__global uint * flag, __global uint * claim, uint tag,
 #define CUT_WAIT 0
 #endif
 
-#define FUSED_KERNEL(CN) \
+#define FUSED_KERNEL(NAME, CN, ONE_ARGS, ONE_LOCALS, LUT_MADE, ONE_TAIL) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
-histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
+NAME (__global const uchar * restrict src, uint src_off, \
     int src_stride, int width, int height, int tw, int th, int tiles_x, \
     int slices, uint4 w, __global uint * restrict ghist, \
     __global uint * restrict counters, __global uint * restrict partial, \
@@ -1255,7 +1258,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     float strength, float alpha, float cut_threshold, int reset, \
     int smooth, __global float * restrict state, \
     __global float * restrict frame_state, __global uchar * restrict lut, \
-    __global uchar * restrict dst, int8 cp0, int8 cp1, uint tag) \
+    __global uchar * restrict dst, int8 cp0, int8 cp1, uint tag ONE_ARGS) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local int hist[BINS]; \
@@ -1266,18 +1269,21 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   __local int given_up, next_tile; \
   __local ulong rsum[BINS]; \
   __local uint rn[BINS]; \
+  ONE_LOCALS \
   const int lid = get_local_id (0), lsize = BINS; \
   const int slice = get_group_id (0), tile = get_group_id (1); \
   const int tx = tile % tiles_x, ty = tile / tiles_x; \
+  do { \
   FUSED_SLICE (CN, tile) \
   if (!is_last) \
-    return; \
+    break; \
   FUSED_TAKE_SUM \
   if (smooth == 0) { \
     barrier (CLK_LOCAL_MEM_FENCE); \
     lut_body (tile, hist, total, clahe, clip, lut_scale, strength, 1.0f, \
         state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
-    return; \
+    LUT_MADE (tile) \
+    break; \
   } \
   if (clahe) { \
     /* the tile's mean level for the cut: integer sums, in any order */ \
@@ -1317,11 +1323,13 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
           ready = await_flag (cut_flag, &claims[tile], tag, &sink); \
         barrier (CLK_LOCAL_MEM_FENCE); \
         const int go = ready; \
-        if (go) \
+        if (go) { \
           lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
               alpha, state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
+          LUT_MADE (tile) \
+        } \
       } \
-      return; \
+      break; \
     } \
     if (lid == 0) \
       counters[tiles] = 0; \
@@ -1330,7 +1338,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
     cut_body (tiles, clahe, alpha, cut_threshold, reset, 1, frame_state, \
         &L); \
     if (!CUT_WAIT) \
-      return; \
+      break; \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     /* what the tiles' LUTs read of the cut, stored again by exchanges \
      * whose old values are used: in L2 before the flag */ \
@@ -1360,6 +1368,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
       barrier (CLK_LOCAL_MEM_FENCE); \
       lut_body (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
           state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
+      LUT_MADE (t) \
       /* the lowest tile given up, if any */ \
       if (lid == 0) \
         given_up = tiles; \
@@ -1381,7 +1390,7 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
       barrier (CLK_LOCAL_MEM_FENCE); \
       t = next_tile; \
     } \
-    return; \
+    break; \
   } \
   /* one tile: its last group is the frame's */ \
   L.q[lid] = v; \
@@ -1390,6 +1399,9 @@ histeq_hist_lut_##CN (__global const uchar * restrict src, uint src_off, \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, \
       state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
+  LUT_MADE (tile) \
+  } while (0); \
+  ONE_TAIL \
 }
 
 /* Rows @gi, @gi + @n, ... of plane @p = (src offset, src stride, dst
@@ -1498,8 +1510,15 @@ hist_rows16_c1 (__local uint * h, int copy, __global const uchar * p,
       } \
     }
 
-FUSED_KERNEL (c1)
-FUSED_KERNEL (c4)
+/* the two-launch kernels: nothing after the LUTs */
+#define NO_ONE_ARGS
+#define NO_ONE_LOCALS
+#define NO_LUT_MADE(t)
+#define NO_ONE_TAIL
+FUSED_KERNEL (histeq_hist_lut_c1, c1, NO_ONE_ARGS, NO_ONE_LOCALS,
+    NO_LUT_MADE, NO_ONE_TAIL)
+FUSED_KERNEL (histeq_hist_lut_c4, c4, NO_ONE_ARGS, NO_ONE_LOCALS,
+    NO_LUT_MADE, NO_ONE_TAIL)
 
 /* ---- serial fused: histogram, scene cut and LUT in one launch (CPUs) --- */
 
@@ -2308,18 +2327,21 @@ clahe_blend (uchar4 q, float xa, float ya, float ya1)
   return convert_uchar_sat (rne (res));
 }
 
-/* Pixel @x of value @v between the four tiles' LUTs */
-inline uchar
-clahe_pixel (int x, uint v, __global const uchar * l1,
-    __global const uchar * l2, float ya, float ya1, float inv_tw, int tiles_x)
-{
-  float xa;
-  const int tx1 = clahe_column (x, inv_tw, &xa);
-  const int o1 = max (tx1, 0) * BINS + v;
-  const int o2 = min (tx1 + 1, tiles_x - 1) * BINS + v;
-  return clahe_blend ((uchar4) (l1[o1], l1[o2], l2[o1], l2[o2]), xa, ya,
-      ya1);
+/* Pixel @x of value @v between the four tiles' LUTs, in rows @l1 (above)
+ * and @l2 (below) of address space AS */
+#define DEFINE_CLAHE_PIXEL(NAME, AS) \
+inline uchar \
+NAME (int x, uint v, AS const uchar * l1, AS const uchar * l2, float ya, \
+    float ya1, float inv_tw, int tiles_x) \
+{ \
+  float xa; \
+  const int tx1 = clahe_column (x, inv_tw, &xa); \
+  const int o1 = max (tx1, 0) * BINS + v; \
+  const int o2 = min (tx1 + 1, tiles_x - 1) * BINS + v; \
+  return clahe_blend ((uchar4) (l1[o1], l1[o2], l2[o1], l2[o2]), xa, ya, \
+      ya1); \
 }
+DEFINE_CLAHE_PIXEL (clahe_pixel, __global)
 
 /* Pixel @x of value @v from its cell's word in @qrow, the row of the quad
  * table for its row of cells: one load for the four entries */
@@ -2373,6 +2395,187 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
     d[x0 + i] = clahe_pixel (x0 + i, s[x0 + i], l1, l2, ya, ya1, inv_tw,
         tiles_x);
 }
+
+/* ---- CLAHE in one launch (GPUs, one byte a pixel) ---------------------- */
+
+/* CLAHE_ONE (a -D, the host's: GPUs, with CUT_WAIT) 1: histeq_clahe_one_c1,
+ * histeq_hist_lut_c1 with the apply in the same launch, for the apply's
+ * start after the LUTs' launch has drained (H200, 480p: 0.020 -> 0.017 ms;
+ * 1080p the same kernel time, 0.027 -> 0.025 from the first start to the
+ * last end; 4K not faster by kernel time, so the host keeps two launches
+ * there: docs/results/gpu-session29).
+ * Each group that makes a tile's LUT stores it again by exchanges whose
+ * old values are used (in L2 before it is counted: the fence is the
+ * work-group's on NVIDIA), then counts it at counters[CLAHE_LUTS_DONE];
+ * the group counting the last tile publishes the frame (@tag at
+ * counters[CLAHE_APPLY_FLAG]). Every group then applies its band of the
+ * frame's rows (band = group, bands = groups), the tiles' LUT rows that
+ * band reads copied into local memory by volatile reads (the quad table is
+ * stored by bytes from four tiles, which nothing orders before the count).
+ * A group that gives up waiting (await_flag ()) leaves its band to the
+ * publisher, as histeq_equalize_c1's slices. Every group has started
+ * before any waits on the frame (the LUTs need every group's histogram),
+ * so the waits end unless the groups are more than the device holds at
+ * once: the host launches no more than GST_CL_HISTEQ_EQ_GROUPS_PER_CU a
+ * compute unit. The source is read again for the apply (in L2 at 1080p
+ * and 4K), after every group's histogram: in place is safe. */
+#ifndef CLAHE_ONE
+#define CLAHE_ONE 0
+#endif
+#if CLAHE_ONE
+#if !CUT_WAIT
+#error "CLAHE_ONE needs CUT_WAIT: every tile's LUT made in the launch"
+#endif
+/* counters after the fused kernel's (2 tiles + 2): the tiles made, the
+ * frame's flag, then the bands' claims */
+#define CLAHE_LUTS_DONE(tiles) (2 * (tiles) + 2)
+#define CLAHE_APPLY_FLAG(tiles) (2 * (tiles) + 3)
+/* bytes of the tiles' LUTs a band may read: 3 rows of tiles (a band is
+ * never taller than a tile) of up to 21 tiles; the host keeps wider grids
+ * on two launches */
+#define CLAHE_ONE_LUT_BYTES 16384
+
+DEFINE_CLAHE_PIXEL (clahe_pixel_local, __local)
+
+/* Chunk @i of band rows @y0 on (CLAHE_ROW's pixels, 16 from @x0 = 16 (i %
+ * @chunks)), read from @src and written to @dst at the plane's offsets;
+ * @alut holds the tiles' LUT rows from @t0. */
+inline void
+clahe_chunk_c1 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int y0, int chunks,
+    int i, bool a16, float inv_tw, float inv_th, int tiles_x, int tiles_y,
+    __local const uchar * alut, int t0)
+{
+  const int r = i / chunks, x0 = (i - r * chunks) << 4, y = y0 + r;
+  const float tyf = (float) y * inv_th - 0.5f;
+  int ty1 = floor_int (tyf);
+  const float ya = tyf - (float) ty1, ya1 = 1.0f - ya;
+  const int ty2 = min (ty1 + 1, tiles_y - 1);
+  ty1 = max (ty1, 0);
+  __local const uchar *l1 = alut + (ty1 - t0) * tiles_x * BINS;
+  __local const uchar *l2 = alut + (ty2 - t0) * tiles_x * BINS;
+  __global const uchar *s = src + (size_t) y * src_stride;
+  __global uchar *d = dst + (size_t) y * dst_stride;
+  if (a16 && x0 + 16 <= width) {
+    union
+    {
+      uchar16 v;
+      uchar b[16];
+    } in, out;
+    in.v = *(__global const uchar16 *) (s + x0);
+    UNROLL
+    for (int k = 0; k < 16; k++)
+      out.b[k] = clahe_pixel_local (x0 + k, in.b[k], l1, l2, ya, ya1, inv_tw,
+          tiles_x);
+    *(__global uchar16 *) (d + x0) = out.v;
+  } else {
+    for (int k = x0; k < min (x0 + 16, width); k++)
+      d[k] = clahe_pixel_local (k, s[k], l1, l2, ya, ya1, inv_tw, tiles_x);
+  }
+}
+
+/* Band @band of @bands of the frame's rows through the tiles' LUTs @lut
+ * (published, so read volatile), copied into @alut first. @src and @dst
+ * at the plane's offsets. Loading a band's first chunks before the wait
+ * (in registers: 128 to 177 registers, or in local memory), or two or
+ * four chunks' loads at a time, ran no faster (docs/results/gpu-session29). */
+inline void
+clahe_band_c1 (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int height, int band,
+    int bands, float inv_tw, float inv_th, int tiles_x, int tiles_y,
+    __global const uchar * lut, __local uchar * alut, bool a16)
+{
+  const int lid = get_local_id (0), lsize = get_local_size (0);
+  const int y0 = (int) ((long) band * height / bands);
+  const int y1 = (int) ((long) (band + 1) * height / bands);
+  const int chunks = (width + 15) >> 4, count = chunks * (y1 - y0);
+  /* the rows of tiles it reads: from its first row's upper centres to its
+   * last row's lower ones (CLAHE_ROW's) */
+  const int t0 = max (floor_int ((float) y0 * inv_th - 0.5f), 0);
+  const int t1 = min (floor_int ((float) (y1 - 1) * inv_th - 0.5f) + 1,
+      tiles_y - 1);
+  const int words = count > 0 ? (t1 - t0 + 1) * tiles_x * (BINS / 4) : 0;
+  volatile __global const uint *from = (volatile __global const uint *)
+      (lut + (size_t) t0 * tiles_x * BINS);
+  for (int i = lid; i < words; i += lsize)
+    ((__local uint *) alut)[i] = from[i];
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < count; i += lsize)
+    clahe_chunk_c1 (src, src_stride, dst, dst_stride, width, y0, chunks, i,
+        a16, inv_tw, inv_th, tiles_x, tiles_y, alut, t0);
+  /* @alut is taken again by the next band */
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+#define CLAHE_ONE_ARGS , uint dst_off, int dst_stride, float inv_tw, \
+    float inv_th, int tiles_y
+#define CLAHE_ONE_LOCALS \
+  __local uchar alut[CLAHE_ONE_LUT_BYTES] __attribute__ ((aligned (16))); \
+  __local int apply_maker, stolen[BINS], n_stolen; \
+  uint apply_old = 0; \
+  if (get_local_id (0) == 0) \
+    apply_maker = 0;
+/* Tile @t's LUT is made: stored again by exchanges (old values used), then
+ * counted; the last one counted publishes the frame. */
+#define CLAHE_LUT_MADE(t) \
+  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+  if (lid < BINS / 4) { \
+    __global uint *lw = (__global uint *) lut + (size_t) (t) * (BINS / 4) + \
+        lid; \
+    const uint u = *(volatile __global uint *) lw; \
+    if (atomic_xchg (lw, u) == ~u) \
+      sink = 1; \
+  } \
+  barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+  if (lid == 0 && atomic_inc (&counters[CLAHE_LUTS_DONE (tiles)]) + 1 == \
+      (uint) tiles) { \
+    counters[CLAHE_LUTS_DONE (tiles)] = 0; \
+    apply_old = atomic_xchg (&counters[CLAHE_APPLY_FLAG (tiles)], tag); \
+    apply_maker = 1; \
+  }
+/* Every group: its band once the frame is published; the publisher also
+ * those given up (normally none). */
+#define CLAHE_ONE_TAIL { \
+  const int bands = tiles * slices, band = tile * slices + slice; \
+  __global uint *aflag = counters + CLAHE_APPLY_FLAG (tiles); \
+  __global uint *aclaims = aflag + 1; \
+  const bool a16 = planes_aligned16 (src + src_off, src_stride, \
+      dst + dst_off, dst_stride); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  /* a private copy (see frame_last above) */ \
+  const int maker = apply_maker; \
+  if (!maker) { \
+    if (lid == 0) \
+      ready = await_flag (aflag, &aclaims[band], tag, &sink); \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+  } \
+  const int go = maker || ready; \
+  if (go) \
+    clahe_band_c1 (src + src_off, src_stride, dst + dst_off, dst_stride, \
+        width, height, band, bands, inv_tw, inv_th, tiles_x, tiles_y, lut, \
+        alut, a16); \
+  if (!maker) \
+    return; \
+  if (lid == 0 && apply_old == tag) \
+    sink = 1; \
+  for (int s0 = 0; s0 < bands; s0 += BINS) { \
+    if (lid == 0) \
+      n_stolen = 0; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if (s0 + lid < bands && \
+        atomic_cmpxchg (&aclaims[s0 + lid], ~tag, tag) == ~tag) \
+      stolen[atomic_inc (&n_stolen)] = s0 + lid; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    for (int j = 0; j < n_stolen; j++) \
+      clahe_band_c1 (src + src_off, src_stride, dst + dst_off, dst_stride, \
+          width, height, stolen[j], bands, inv_tw, inv_th, tiles_x, \
+          tiles_y, lut, alut, a16); \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+  } }
+
+FUSED_KERNEL (histeq_clahe_one_c1, c1, CLAHE_ONE_ARGS, CLAHE_ONE_LOCALS,
+    CLAHE_LUT_MADE, CLAHE_ONE_TAIL)
+#endif
 
 /* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
  * path, so the same results); a row's last partial chunk goes scalar. */

@@ -484,7 +484,9 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
  * GST_CL_HISTEQ_ONE_LAUNCH=0; CLAHE takes path 1 there); 4 path 3 and the
  * apply in one launch (CPUs' global mode on one byte a pixel; the others
  * take path 3); 5 path 2 and the apply in one launch (GPUs' global mode
- * on one byte a pixel; the others take path 2). */
+ * and CLAHE on one byte a pixel, CLAHE with up to
+ * GST_CL_HISTEQ_CLAHE_ONE_MAX_TILES_X tiles across; the others take
+ * path 2). */
 #define N_PATHS 6
 static void
 set_path (GstCLHisteqProgram * prog, gint path)

@@ -77,6 +77,12 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   /* CLAHE's tiles wait for the cut inside the fused histogram launch
    * (kernels/histeq.cl, CUT_WAIT): GPUs */
   prog->cut_wait = ctx->device->is_gpu;
+  /* and CLAHE's apply in that launch too (kernels/histeq.cl, CLAHE_ONE) */
+  const gint clahe_one_env = gst_cl_env_int (GST_CL_HISTEQ_CLAHE_ONE_ENV, 0,
+      2, 2);
+  const gboolean clahe_one = prog->cut_wait && clahe_one_env > 0;
+  prog->clahe_one_max_pixels = clahe_one_env == 1 ? G_MAXINT :
+      GST_CL_HISTEQ_CLAHE_ONE_MAX_PIXELS;
   /* histeq_equalize_c1's chunks in local memory: as many as fit (a
    * program whose kernel asks for more than the device has fails to
    * build on NVIDIA: 48 KB a group) */
@@ -89,13 +95,13 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
       " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
-      " -DCUT_WAIT=%d -DWARP_XCHG=%d", prog->copies, par_tail,
+      " -DCUT_WAIT=%d -DCLAHE_ONE=%d -DWARP_XCHG=%d", prog->copies, par_tail,
       prog->apply_w, prog->clahe_w, clahe_quad,
       gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
       gst_cl_env_int (GST_CL_HISTEQ_EQ_GCOPIES_ENV, 1,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
-      prog->cut_wait,
+      prog->cut_wait, clahe_one,
       /* a group's first 32 items are one warp (a 1-D group of 256) */
       gst_cl_device_has_warp_shuffles (ctx->device, 32));
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
@@ -131,6 +137,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   KERNEL (prog->cut, "histeq_cut");
   KERNEL (prog->cut_lut, "histeq_cut_lut");
   KERNEL (prog->copy, "histeq_copy");
+  if (clahe_one)
+    KERNEL (prog->clahe_one, "histeq_clahe_one_c1");
 #undef KERNEL
   return TRUE;
 
@@ -148,7 +156,8 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->hist_lut_serial[0], &prog->hist_lut_serial[1],
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut,
-    &prog->equalize_serial, &prog->equalize, &prog->equalize_keep
+    &prog->equalize_serial, &prog->equalize, &prog->equalize_keep,
+    &prog->clahe_one
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -219,12 +228,16 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     goto fail;
   {
     /* zero at rest: the fused kernel leaves them so after every frame;
-     * its CLAHE cut flag and tile claims (tiles + 1 on) and
+     * its CLAHE cut flag and tile claims (tiles + 1 on), the CLAHE
+     * one-launch flag and band claims (2 tiles + 3 on) and
      * histeq_equalize_c1's slice claims (from EQ_CLAIMS, 4) hold a
      * frame's tag instead */
-    const gsize n_counters = MAX (2 * (gsize) tiles + 2,
-        4 + GST_CL_HISTEQ_EQ_GROUPS_MAX *
-        (gsize) MAX (ctx->device->compute_units, 1));
+    const gsize eq_groups_max = GST_CL_HISTEQ_EQ_GROUPS_MAX *
+        (gsize) MAX (ctx->device->compute_units, 1);
+    /* histeq_clahe_one_c1's: its LUT count, flag and band claims after
+     * the fused kernel's */
+    const gsize n_counters = MAX (4 + eq_groups_max,
+        2 * (gsize) tiles + 4 + MAX ((gsize) tiles, eq_groups_max));
     /* a row a tile and one for the frame; histeq_equalize_c1's copies */
     const gsize ghist_rows = MAX ((gsize) tiles + 1,
         GST_CL_HISTEQ_EQ_GCOPIES_MAX);
@@ -626,6 +639,23 @@ set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
   return status;
 }
 
+/* enqueue_frame_kernel () for a one-launch kernel whose flags hold @tag
+ * this frame: the buffers then hold the frame's tag and one histogram */
+static cl_int
+enqueue_tagged_kernel (GstCLHisteqBuffers * bufs, cl_command_queue queue,
+    cl_kernel k, const size_t global[2], const size_t local[2], cl_uint tag,
+    cl_event * event, cl_event * steps)
+{
+  cl_int status = enqueue_frame_kernel (queue, k, global, local, event,
+      steps);
+
+  if (status == CL_SUCCESS) {
+    bufs->eq_tag = tag;
+    bufs->hist_slices = 1;
+  }
+  return status;
+}
+
 /* equalize's groups: no more than one per EQ_GROUP_PIXELS pixels, so a
  * small frame's groups are not mostly clearing, summing and claiming
  * (H200, 480p: 0.013 ms a frame against 0.014 with 264 groups; one per
@@ -669,12 +699,43 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  status = enqueue_frame_kernel (queue, k, global, local, event, steps);
+  return enqueue_tagged_kernel (bufs, queue, k, global, local, tag, event,
+      steps);
+}
+
+/* GPUs, CLAHE, one byte a pixel: histeq_hist_lut_c1 and the apply in one
+ * launch (histeq_clahe_one_c1), the frame's last. Its groups wait for every
+ * tile's LUT, so no more of them than the device holds at once (as
+ * equalize's), the slices of a tile shared out to reach that. */
+static cl_int
+enqueue_clahe_one (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
+    cl_command_queue queue, const GstCLHisteqParams * params,
+    const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
+    const GstCLPlane * dp, guint n_copied, cl_int mode, cl_int reset,
+    cl_float alpha, cl_event * event, cl_event * steps)
+{
+  const GstCLHisteqGeometry *g = &bufs->geom;
+  const gint tiles = g->tiles_x * g->tiles_y;
+  const cl_int slices = CLAMP (prog->eq_groups_per_cu *
+      (gint) prog->compute_units / tiles, 1, g->th);
+  const cl_uint tag = bufs->eq_tag + 1;
+  size_t global[2] = { BINS * (size_t) slices, tiles }, local[2] = { BINS, 1 };
+  cl_kernel k = prog->clahe_one;
+  cl_int status = CL_SUCCESS;
+  cl_uint a = 0;
+
+  status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
+      n_copied, slices, mode, reset, alpha);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
+  status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_tw);
+  status |= clSetKernelArg (k, a++, sizeof (cl_float), &g->inv_th);
+  status |= clSetKernelArg (k, a++, sizeof (cl_int), &g->tiles_y);
   if (status != CL_SUCCESS)
-    return status;
-  bufs->eq_tag = tag;
-  bufs->hist_slices = 1;
-  return CL_SUCCESS;
+    return CL_INVALID_KERNEL_ARGS;
+  return enqueue_tagged_kernel (bufs, queue, k, global, local, tag, event,
+      steps);
 }
 
 cl_int
@@ -706,7 +767,13 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
       ci == 0;
   const gboolean gpu_one_launch = gpu_fused && prog->one_launch &&
       !g->clahe && ci == 0;
-  const gboolean one_launch = serial_one_launch || gpu_one_launch;
+  /* CLAHE too, where a band's LUT rows fit the kernel's local copy */
+  const gboolean gpu_clahe_one = gpu_fused && prog->one_launch &&
+      prog->clahe_one && g->clahe && ci == 0 &&
+      g->tiles_x <= GST_CL_HISTEQ_CLAHE_ONE_MAX_TILES_X &&
+      sp->width * sp->height <= prog->clahe_one_max_pixels;
+  const gboolean one_launch = serial_one_launch || gpu_one_launch ||
+      gpu_clahe_one;
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y;
   const gboolean smooth = params->smoothing > 1;
@@ -730,6 +797,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   } else if (gpu_one_launch) {
     status = enqueue_equalize (prog, bufs, queue, params, wts, src, sp, dst,
         dp, n_in_fused, smooth, reset, alpha, event, steps);
+  } else if (gpu_clahe_one) {
+    status = enqueue_clahe_one (prog, bufs, queue, params, wts, src, sp, dst,
+        dp, n_in_fused, !smooth ? 0 : tiles == 1 ? 1 : 2, reset, alpha,
+        event, steps);
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;

@@ -43,6 +43,10 @@ typedef struct
   gboolean cut_wait;            /* CLAHE with smoothing: the tiles' LUTs
                                  * in hist_lut, after the cut (GPUs),
                                  * else in the lut launch */
+  cl_kernel clahe_one;          /* c1, CLAHE: hist_lut and the apply in
+                                 * one launch (GPUs, with cut_wait; NULL
+                                 * where not built) */
+  gint clahe_one_max_pixels;    /* the largest frame clahe_one takes */
   cl_kernel lut;
   cl_kernel cut;
   cl_kernel cut_lut;            /* cut then lut, one launch (global mode) */
@@ -115,6 +119,17 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* 0: the apply in a launch of its own; 1: with the histogram and LUT in
  * one launch (the default where fused; global mode, one byte a pixel) */
 #define GST_CL_HISTEQ_ONE_LAUNCH_ENV "GST_CL_HISTEQ_ONE_LAUNCH"
+/* GPUs, CLAHE on one byte a pixel with up to
+ * GST_CL_HISTEQ_CLAHE_ONE_MAX_TILES_X tiles across: 0 the apply in a launch
+ * of its own; 1 in the histogram's launch; 2 (the default) in the
+ * histogram's launch up to GST_CL_HISTEQ_CLAHE_ONE_MAX_PIXELS a frame,
+ * where it measured faster (H200: 480p 0.020 -> 0.017 ms, 1080p 0.022 ->
+ * 0.0215 and less between launches; 4K not faster, NV12 0.0008 ms slower;
+ * docs/results/gpu-session29) */
+#define GST_CL_HISTEQ_CLAHE_ONE_ENV "GST_CL_HISTEQ_CLAHE_ONE"
+#define GST_CL_HISTEQ_CLAHE_ONE_MAX_PIXELS (1920 * 1088)
+/* as kernels/histeq.cl's CLAHE_ONE_LUT_BYTES: 3 rows of 256-byte LUTs */
+#define GST_CL_HISTEQ_CLAHE_ONE_MAX_TILES_X 21
 /* GPUs' one-launch kernel: work-groups per compute unit (1..8, default
  * GST_CL_HISTEQ_EQ_GROUPS_PER_CU) */
 #define GST_CL_HISTEQ_EQ_GROUPS_ENV "GST_CL_HISTEQ_EQ_GROUPS"
