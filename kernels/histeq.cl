@@ -1162,6 +1162,18 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
     *sink = 1;
 }
 
+/* Stores *@p again by an exchange whose old value is used, so what an
+ * earlier plain store left there is in device memory (L2) by the next
+ * barrier: published before a flag that other groups poll (@sink is never
+ * written, as add_complete ()'s). */
+inline void
+store_again (__global uint * p, volatile __local uint * sink)
+{
+  const uint u = *(volatile __global uint *) p;
+  if (atomic_xchg (p, u) == ~u)
+    *sink = 1;
+}
+
 /* polls of a flag before a group gives up waiting (a -D: 0 makes every
  * waiter give up, the checkers' test of the marks) */
 #ifndef EQG_MAX_POLLS
@@ -1342,12 +1354,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     /* what the tiles' LUTs read of the cut, stored again by exchanges \
      * whose old values are used: in L2 before the flag */ \
-    if (lid < 2) { \
-      __global uint *fs = (__global uint *) frame_state + FS_CUT + lid; \
-      const uint u = *(volatile __global uint *) fs; \
-      if (atomic_xchg (fs, u) == ~u) \
-        sink = 1; \
-    } \
+    if (lid < 2) \
+      store_again ((__global uint *) frame_state + FS_CUT + lid, &sink); \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     if (lid == 0) { \
       const uint flag_old = atomic_xchg (cut_flag, tag); \
@@ -2519,13 +2527,9 @@ clahe_band_c1 (__global const uchar * src, int src_stride,
  * counted; the last one counted publishes the frame. */
 #define CLAHE_LUT_MADE(t) \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-  if (lid < BINS / 4) { \
-    __global uint *lw = (__global uint *) lut + (size_t) (t) * (BINS / 4) + \
-        lid; \
-    const uint u = *(volatile __global uint *) lw; \
-    if (atomic_xchg (lw, u) == ~u) \
-      sink = 1; \
-  } \
+  if (lid < BINS / 4) \
+    store_again ((__global uint *) lut + (size_t) (t) * (BINS / 4) + lid, \
+        &sink); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   if (lid == 0 && atomic_inc (&counters[CLAHE_LUTS_DONE (tiles)]) + 1 == \
       (uint) tiles) { \

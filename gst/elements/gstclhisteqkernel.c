@@ -777,6 +777,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   const cl_uint wts[4] = { w[0], w[1], w[2], w[3] };
   const cl_int tiles = g->tiles_x * g->tiles_y;
   const gboolean smooth = params->smoothing > 1;
+  /* the fused kernels' @smooth: 0 none, 1 one tile, 2 CLAHE's tiles */
+  const cl_int fused_mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
   /* Smoothing switched on: whatever state there is, is stale. */
   const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
   const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
@@ -799,17 +801,15 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
         dp, n_in_fused, smooth, reset, alpha, event, steps);
   } else if (gpu_clahe_one) {
     status = enqueue_clahe_one (prog, bufs, queue, params, wts, src, sp, dst,
-        dp, n_in_fused, !smooth ? 0 : tiles == 1 ? 1 : 2, reset, alpha,
-        event, steps);
+        dp, n_in_fused, fused_mode, reset, alpha, event, steps);
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
-    const cl_int mode = !smooth ? 0 : tiles == 1 ? 1 : 2;
     /* CLAHE with smoothing: the cut's flag this frame */
     const cl_uint tag = bufs->eq_tag + 1;
     k = prog->hist_lut[ci];
     a = 0;
     status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
-        n_in_fused, bufs->fused_slices, mode, reset, alpha);
+        n_in_fused, bufs->fused_slices, fused_mode, reset, alpha);
     status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;
@@ -824,7 +824,7 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     bufs->hist_slices = 1;
     bufs->eq_tag = tag;
     /* CLAHE with smoothing, the tiles' LUTs after the frame's cut */
-    if (mode == 2 && !prog->cut_wait)
+    if (fused_mode == 2 && !prog->cut_wait)
       status = enqueue_lut (prog, bufs, queue, params, 1, alpha,
           steps ? &steps[2] : NULL);
   } else {

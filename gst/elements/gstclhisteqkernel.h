@@ -73,9 +73,10 @@ typedef struct
   cl_mem ghist;                 /* uint [tiles + 1][256], fused kernel
                                  * (tiles, then the frame): zero between
                                  * frames */
-  cl_mem counters;              /* uint [MAX (tiles + 1, 4)], fused
-                                 * kernels: zero between frames, but for
-                                 * equalize_serial's claims and LUT flag */
+  cl_mem counters;              /* uint, fused kernels (the layout:
+                                 * gst_cl_histeq_buffers_ensure ()): zero
+                                 * between frames, but for claims and
+                                 * flags, which hold frame numbers or tags */
   guint eq_slices, eq_bands;    /* equalize_serial: slices and bands
                                  * claimed so far (counters[0], [2]) */
   guint eq_tag;                 /* the last frame's flag: equalize's LUT
