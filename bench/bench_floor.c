@@ -7,13 +7,18 @@
  * Also two floors of a filter whose every output byte needs the whole
  * frame (histogram equalisation; bench/floor.cl): a read-only kernel (the
  * first of two launches) and, on GPUs, the frame read into registers, one
- * grid-wide wait and the write (one launch). One JSON line per device and
+ * grid-wide wait and the write (one launch), and that kernel again with
+ * clhisteq's local-atomic histogram before the wait (hist_sync), on
+ * frames of noise.
+ * One JSON line per
+ * device and
  * size, for bench/bench.py. A report, never a test.
  * Usage: bench_floor ITERATIONS BYTES...   (no BYTES: the device list) */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "benchutil.h"
 #include "benchfloorcl.h"
@@ -25,14 +30,15 @@
 typedef struct
 {
   GstCLContext *ctx;
-  cl_kernel copy, read, sync;
+  cl_kernel copy, read, sync[2];        /* bench/floor.cl's HIST 0, 1 */
   cl_mem *bufs, counters;
   gint nbuf, i;
   size_t n16, bytes, read_global, sync_global;
   guint tag;
   void *pinned;
   gint what;                    /* 0 read+write kernel, 1 copy, 2 up, 3 down,
-                                   4 read kernel, 5 read, wait, write */
+                                   4 read kernel, 5 read, wait, write,
+                                   6 the same with the histogram */
 } Job;
 
 static cl_int
@@ -58,14 +64,16 @@ launch (gpointer data, cl_event * ev)
       return clEnqueueNDRangeKernel (q, j->read, 1, NULL, &j->read_global,
           (size_t[]) { 256 }, 0, NULL, ev);
     }
-    case 5:{
+    case 5:
+    case 6:{
       cl_uint n16 = j->n16, tag = ++j->tag;
-      clSetKernelArg (j->sync, 0, sizeof (cl_mem), &a);
-      clSetKernelArg (j->sync, 1, sizeof (cl_mem), &b);
-      clSetKernelArg (j->sync, 2, sizeof (cl_uint), &n16);
-      clSetKernelArg (j->sync, 3, sizeof (cl_mem), &j->counters);
-      clSetKernelArg (j->sync, 4, sizeof (cl_uint), &tag);
-      return clEnqueueNDRangeKernel (q, j->sync, 1, NULL, &j->sync_global,
+      cl_kernel k = j->sync[j->what - 5];
+      clSetKernelArg (k, 0, sizeof (cl_mem), &a);
+      clSetKernelArg (k, 1, sizeof (cl_mem), &b);
+      clSetKernelArg (k, 2, sizeof (cl_uint), &n16);
+      clSetKernelArg (k, 3, sizeof (cl_mem), &j->counters);
+      clSetKernelArg (k, 4, sizeof (cl_uint), &tag);
+      return clEnqueueNDRangeKernel (q, k, 1, NULL, &j->sync_global,
           (size_t[]) { 256 }, 0, NULL, ev);
     }
     case 2:
@@ -84,8 +92,9 @@ main (int argc, char **argv)
   const GPtrArray *devices;
   gint iters = argc > 1 ? atoi (argv[1]) : 50;
   static const gchar *what[] = { "rw_kernel_ms", "copy_ms", "upload_ms",
-    "download_ms", "read_kernel_ms", "sync_kernel_ms"
+    "download_ms", "read_kernel_ms", "sync_kernel_ms", "hist_sync_kernel_ms"
   };
+  static const gchar *sync_prefix[] = { "", "hist_" };
   const gchar *floor_src = bench_floor_sources[0].source;
 
   devices = bench_devices (&argc, &argv);
@@ -106,9 +115,9 @@ main (int argc, char **argv)
     const guint sync_groups = SYNC_GROUPS_PER_CU * MAX (dev->compute_units, 1);
     const cl_uint zero = 0;
     j.counters = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-        3 * sizeof (cl_uint), NULL, &st);
+        (4 + 256) * sizeof (cl_uint), NULL, &st);
     clEnqueueFillBuffer (ctx->queue, j.counters, &zero, sizeof zero, 0,
-        3 * sizeof (cl_uint), 0, NULL, NULL);
+        (4 + 256) * sizeof (cl_uint), 0, NULL, NULL);
 
     if (argc < 3)               /* no sizes: the device list only */
       g_print ("{\"device\":\"%s\",\"index\":\"%u.%u\",\"type\":\"%s\","
@@ -126,6 +135,22 @@ main (int argc, char **argv)
             dev->name, j.bytes);
         continue;
       }
+      /* noise in every buffer, as a frame's bytes vary, for the
+       * histogram floor (BENCH_FLOOR_ZEROS=1 leaves zeros: on the H200
+       * the floors were the same either way, gpu-session30 run 3) */
+      if (g_strcmp0 (g_getenv ("BENCH_FLOOR_ZEROS"), "1") != 0) {
+        guint8 *noise = g_malloc (j.bytes);
+        GRand *rand = g_rand_new_with_seed (1);
+        for (gsize i = 0; i < j.bytes; i += 4) {
+          const guint32 r = g_rand_int (rand);
+          memcpy (noise + i, &r, MIN (4, j.bytes - i));
+        }
+        for (gint i = 0; i < j.nbuf; i++)
+          clEnqueueWriteBuffer (ctx->queue, j.bufs[i], CL_TRUE, 0, j.bytes,
+              noise, 0, NULL, NULL);
+        g_rand_free (rand);
+        g_free (noise);
+      }
       cl_mem pin = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR,
           j.bytes, NULL, &st);
       j.pinned = clEnqueueMapBuffer (ctx->queue, pin, CL_TRUE,
@@ -140,30 +165,38 @@ main (int argc, char **argv)
       j.sync_global = 256 * (size_t) sync_groups;
       const size_t sync_chunks = (j.n16 + j.sync_global - 1) / j.sync_global;
       /* one grid-wide wait needs every group running at once: GPUs */
-      if (dev->is_gpu) {
-        gchar *opt = g_strdup_printf ("-DNCH=%zu", sync_chunks);
-        j.sync = bench_build_kernel_with (ctx->context, dev->device,
+      for (gint hist = 0; dev->is_gpu && hist < 2; hist++) {
+        gchar *opt = g_strdup_printf ("-DNCH=%zu -DHIST=%d", sync_chunks,
+            hist);
+        j.sync[hist] = bench_build_kernel_with (ctx->context, dev->device,
             floor_src, "read_sync_write", opt);
         g_free (opt);
       }
-      for (j.what = 0; j.what < 6; j.what++) {
+      for (j.what = 0; j.what < 7; j.what++) {
         gdouble min_ms, ms;
-        if ((j.what == 4 && !j.read) || (j.what == 5 && !j.sync))
+        const gboolean sync = j.what >= 5;
+        if ((j.what == 4 && !j.read) || (sync && !j.sync[j.what - 5]))
           continue;
         ms = bench_median_ms (launch, &j, iters, &min_ms);
         g_print (",\"%s\":%.6f", what[j.what], ms);
+        if (sync) {
+          cl_uint giveups = 0;
+          clEnqueueReadBuffer (ctx->queue, j.counters, CL_TRUE,
+              2 * sizeof (cl_uint), sizeof giveups, &giveups, 0, NULL, NULL);
+          clEnqueueFillBuffer (ctx->queue, j.counters, &zero, sizeof zero,
+              2 * sizeof (cl_uint), sizeof zero, 0, NULL, NULL);
+          /* a launch where a group stopped waiting did not wait for all */
+          g_print (",\"%ssync_giveups\":%u", sync_prefix[j.what - 5],
+              giveups);
+        }
       }
-      if (j.sync) {
-        cl_uint giveups = 0;
-        clEnqueueReadBuffer (ctx->queue, j.counters, CL_TRUE,
-            2 * sizeof (cl_uint), sizeof giveups, &giveups, 0, NULL, NULL);
-        clEnqueueFillBuffer (ctx->queue, j.counters, &zero, sizeof zero,
-            2 * sizeof (cl_uint), sizeof zero, 0, NULL, NULL);
-        /* a launch where a group stopped waiting did not wait for all */
-        g_print (",\"sync_groups\":%u,\"sync_chunks\":%zu,"
-            "\"sync_giveups\":%u", sync_groups, sync_chunks, giveups);
-        clReleaseKernel (j.sync);
-        j.sync = NULL;
+      if (j.sync[0])
+        g_print (",\"sync_groups\":%u,\"sync_chunks\":%zu", sync_groups,
+            sync_chunks);
+      for (gint hist = 0; hist < 2; hist++) {
+        if (j.sync[hist])
+          clReleaseKernel (j.sync[hist]);
+        j.sync[hist] = NULL;
       }
       g_print ("}\n");
       clEnqueueUnmapMemObject (ctx->queue, pin, j.pinned, 0, NULL, NULL);
