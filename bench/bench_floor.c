@@ -9,10 +9,8 @@
  * first of two launches) and, on GPUs, the frame read into registers, one
  * grid-wide wait and the write (one launch), and that kernel again with
  * clhisteq's local-atomic histogram before the wait (hist_sync), on
- * frames of noise.
- * One JSON line per
- * device and
- * size, for bench/bench.py. A report, never a test.
+ * frames of noise. One JSON line per device and size, for bench/bench.py.
+ * A report, never a test.
  * Usage: bench_floor ITERATIONS BYTES...   (no BYTES: the device list) */
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
