@@ -617,26 +617,22 @@ def run(ctx, a, kinds):
                                                kind="floor", impl=TWO_LAUNCH_FLOOR,
                                                device=label, ms=two, kernel_ms=two,
                                                note=f"read {fl['read_kernel_ms']:.4f} ms"))
-                        if "sync_kernel_ms" in fl:
-                            rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
-                                               kind="floor", impl=WAIT_FLOOR,
-                                               device=label, ms=fl["sync_kernel_ms"],
-                                               kernel_ms=fl["sync_kernel_ms"], giveups=fl["sync_giveups"],
-                                               note=f"{fl['sync_groups']} groups, {fl['sync_chunks']} "
-                                                    f"chunks an item"
-                                                    + (f"; {fl['sync_giveups']} groups stopped waiting: "
-                                                       "not valid" if fl["sync_giveups"] else "")))
-                        # GRAY8 only: on a frame of planes the floor would
-                        # count the chroma too, which clhisteq copies
-                        if "hist_sync_kernel_ms" in fl and f == "GRAY8":
-                            gave = fl["hist_sync_giveups"]
+                        # the one-launch floors (GPUs), the histogram's on
+                        # GRAY8 only: on a frame of planes it would count the
+                        # chroma too, which clhisteq copies
+                        for key, impl, what in (
+                                ("", WAIT_FLOOR, f"{fl.get('sync_groups')} groups, "
+                                                 f"{fl.get('sync_chunks')} chunks an item"),
+                                ("hist_", HIST_WAIT_FLOOR, "16 local atomics a 16-byte chunk, "
+                                                           "frame of noise")):
+                            if key + "sync_kernel_ms" not in fl or (key and f != "GRAY8"):
+                                continue
+                            ms, gave = fl[key + "sync_kernel_ms"], fl[key + "sync_giveups"]
                             rows.append(Result(base, item="floor", size=name, width=w, height=h,
-                                               format=f, kind="floor", impl=HIST_WAIT_FLOOR, device=label,
-                                               ms=fl["hist_sync_kernel_ms"],
-                                               kernel_ms=fl["hist_sync_kernel_ms"], giveups=gave,
-                                               note="16 local atomics a 16-byte chunk, frame of noise"
-                                                    + (f"; {gave} groups stopped waiting: not valid"
-                                                       if gave else "")))
+                                               format=f, kind="floor", impl=impl, device=label,
+                                               ms=ms, kernel_ms=ms, giveups=gave,
+                                               note=what + (f"; {gave} groups stopped waiting: not valid"
+                                                            if gave else "")))
 
     for name, w, h in sizes:
         for f in formats:

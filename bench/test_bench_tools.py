@@ -81,13 +81,11 @@ check(all(r[k] > 0 for r in res for k in ("rw_kernel_ms", "copy_ms", "upload_ms"
       "floor times are positive")
 # the grid-wide wait's floor on GPUs only, and valid only if no group
 # stopped waiting (every group resident)
-check(all(("sync_kernel_ms" in r) == (r["type"] == "GPU") for r in res) and
-      all(r["sync_kernel_ms"] > 0 and r["sync_giveups"] == 0 for r in res if r["type"] == "GPU"),
-      "read+wait+write floor on each GPU, no group gave up")
-check(all(("hist_sync_kernel_ms" in r) == (r["type"] == "GPU") for r in res) and
-      all(r["hist_sync_kernel_ms"] > 0 and r["hist_sync_giveups"] == 0
-          for r in res if r["type"] == "GPU"),
-      "read+histogram+wait+write floor on each GPU, no group gave up")
+for key, what in (("", "read+wait+write"), ("hist_", "read+histogram+wait+write")):
+    check(all((key + "sync_kernel_ms" in r) == (r["type"] == "GPU") for r in res) and
+          all(r[key + "sync_kernel_ms"] > 0 and r[key + "sync_giveups"] == 0
+              for r in res if r["type"] == "GPU"),
+          f"{what} floor on each GPU, no group gave up")
 
 # 5. bench.py's --budget also shortens the runs that would overrun it (so a
 # time-limited job still writes its results): budget_timeout () on a fake
