@@ -16,8 +16,8 @@
  *   -DPAR_TAIL=1  (GPUs) the frame-wide steps spread over the work-group
  *   -DCUT_WAIT=1, -DCLAHE_ONE=1 (GPUs) CLAHE's tiles' LUTs after the cut
  *                 in the histogram's launch, and the apply there too: below
- *   -DWARP_XCHG=1 (NVIDIA GPUs) the one-launch kernel's Newton sums by one
- *                 warp's shuffles (warp_tree_sum () below, by common.cl's
+ *   -DWARP_XCHG=1 (NVIDIA GPUs) the one-launch kernel's frame-step sums by
+ *                 warps' shuffles (warp_tree_sum () below, by common.cl's
  *                 shfl_xor ())
  *
  * Kernels (suffix _c1: one byte per pixel; _c4: 4 bytes, luma from
@@ -189,6 +189,8 @@ HIST_SERIAL_KERNEL (c4, SERIAL_ROWS_c4)
 /* Largest brightness shift tracked (levels): a camera's frame-to-frame
  * jitter. The CLAHE median shift has a resolution of 1/SHIFT_STEPS. */
 #define MAX_SHIFT 4.0f
+#define MAX_SHIFT_I 4
+#define SHIFTS (2 * MAX_SHIFT_I + 1)   /* the whole shifts -4 .. 4 */
 #define SHIFT_STEPS 256
 #define SHIFT_BINS (2 * 4 * SHIFT_STEPS + 1)
 
@@ -228,38 +230,85 @@ equalized_bin (int b, int sum, int at_first, int total)
   return (float) (sum - at_first) * (255.0f / (float) (total - at_first));
 }
 
-/* Mapping @g read at @x, linear between bins, the end bins outside, and
- * in @slope its slope there (0 outside): one float-to-int conversion, one
- * pair of loads and selects, no branches (a branching form for each of
- * the two cost the one-launch kernel's Newton steps 0.0004 ms a 1080p
- * frame: H200, gpu-session27 run 9). Inside (0, 255) k is the floor of x
- * (x > 0); at or below 0 the clamped k is 0 and the value g[0]; at or
- * above 255 k + 1 is 255 and the value g[255]. */
-inline float
-shifted_slope (__local const float *g, float x, float *slope)
-{
-  const int k = clamp ((int) x, 0, BINS - 2);
-  const float g0 = g[k], g1 = g[k + 1], dg = g1 - g0;
-  const bool inside = x > 0.0f && x < (float) (BINS - 1);
-  *slope = inside ? dg : 0.0f;
-  return inside ? g0 + (x - (float) k) * dg : x <= 0.0f ? g0 : g1;
-}
-
+/* Mapping @g read at @x, linear between bins, the end bins outside: one
+ * float-to-int conversion, one pair of loads and selects, no branches.
+ * Inside (0, 255) k is the floor of x (x > 0); at or below 0 the clamped k
+ * is 0 and the value g[0]; at or above 255 k + 1 is 255 and the value
+ * g[255]. */
 inline float
 shifted (__local const float *g, float x)
 {
-  float slope;
-  return shifted_slope (g, x, &slope);
+  const int k = clamp ((int) x, 0, BINS - 2);
+  const float g0 = g[k], g1 = g[k + 1];
+  const bool inside = x > 0.0f && x < (float) (BINS - 1);
+  return inside ? g0 + (x - (float) k) * (g1 - g0) : x <= 0.0f ? g0 : g1;
 }
 
-/* find_shift ()'s two terms (mean, slope) for a bin of @v pixels, share
- * @p, with the mapping @g read at @x */
-inline float2
-newton_term (__local const float *g, int v, float p, float x)
+/* The brightness shift (gst/ref/histeq.c, find_shift ()): the d for which
+ * m (d) = sum_j p_j g (j - d) is the target. g is linear between bins, so
+ * m is linear between whole shifts: its values there and one
+ * interpolation give d exactly, where three Newton steps (until session
+ * 31) were three dependent rounds of sums (docs/HISTEQ.md). */
+
+/* bin @j's term (@v pixels, share @p) at whole shift i - MAX_SHIFT: the
+ * mapping @g at j - (i - MAX_SHIFT), the end bins outside */
+inline float
+shift_term (__local const float *g, int j, int v, float p, int i)
 {
-  float slope;
-  const float at = shifted_slope (g, x, &slope);
-  return v ? (float2) (p * at, p * slope) : (float2) (0.0f);
+  return v ? p * g[clamp (j + MAX_SHIFT_I - i, 0, BINS - 1)] : 0.0f;
+}
+
+/* the sum of block @w's 32 terms (bins 32 w ..) at whole shift @i -
+ * MAX_SHIFT, in one work-item, pairs 16, 8, 4, 2 and 1 apart: the low
+ * levels of block_tree_sum () in gst/ref/histeq.c (and a warp's butterfly
+ * shuffles) */
+inline float
+shift_block_sum (__local const int *q, __local const float *g, float inv,
+    int i, int w)
+{
+  float t[32];
+  for (int j = 0; j < 32; j++) {
+    const int bin = (w << 5) + j, v = q[bin];
+    t[j] = shift_term (g, bin, v, (float) v * inv, i);
+  }
+  for (int s = 16; s > 0; s >>= 1)
+    for (int j = 0; j < s; j++)
+      t[j] += t[j + s];
+  return t[0];
+}
+
+/* d from the blocks' sums (@blk: entry i * 8 + w, block w at whole shift
+ * i - MAX_SHIFT; two vectors a shift) and the @target: m at each whole
+ * shift (block_tree_sum ()'s last levels, blocks 4, 2 and 1 apart), then
+ * solve_shift () of gst/ref/histeq.c: m[i] = m (i - MAX_SHIFT) does not
+ * increase with i; d by linear interpolation in the first interval where
+ * m[i] > target >= m[i + 1], clamped at the ends, 0 where m hardly moves
+ * (a flat mapping). Unrolled with selects, so m stays in registers (a
+ * loop with an early return put it on the stack). Every caller's items
+ * get the same bits. */
+inline float
+shift_from_blocks (__local const float4 * blk, float target)
+{
+  float m[SHIFTS];
+  UNROLL
+  for (int i = 0; i < SHIFTS; i++) {
+    const float4 y = blk[2 * i] + blk[2 * i + 1];
+    m[i] = (y.s0 + y.s2) + (y.s1 + y.s3);
+  }
+  float hi = m[SHIFTS - 1], lo = m[SHIFTS - 1];
+  int k = MAX_SHIFT_I;
+  bool found = target >= m[0];
+  UNROLL
+  for (int i = 0; i < SHIFTS - 1; i++) {
+    const bool here = !found && target >= m[i + 1];
+    hi = here ? m[i] : hi;
+    lo = here ? m[i + 1] : lo;
+    k = here ? i - MAX_SHIFT_I : k;
+    found = found || here;
+  }
+  const float d = target >= m[0] ? -MAX_SHIFT : k == MAX_SHIFT_I ?
+      MAX_SHIFT : (float) k + (hi - target) / (hi - lo);
+  return m[0] - m[SHIFTS - 1] > 8e-3f ? d : 0.0f;
 }
 
 /* @prev moved toward @now by @alpha, or @now alone after a scene cut
@@ -305,28 +354,6 @@ median_shift (__global const float *d, int n, __local int *bins)
   return 0.0f;
 }
 
-/* One Newton step of the brightness shift @d from the sums of the terms
- * (@m) and of the slopes (@sl) toward @target, clamped to +-MAX_SHIFT; a
- * flat mapping (no slope, sl <= 1e-3) stops it (the caller's check), as
- * find_shift () in gst/ref/histeq.c. newton_step (): the step and the
- * check on the group's local copies. */
-inline float
-newton_next (float m, float sl, float target, float d)
-{
-  const float v = d + (m - target) / sl;
-  return v > MAX_SHIFT ? MAX_SHIFT : v < -MAX_SHIFT ? -MAX_SHIFT : v;
-}
-
-inline void
-newton_step (float m, float sl, float target, __local float *d,
-    __local int *stop)
-{
-  if (!(sl > 1e-3f))
-    *stop = 1;
-  else
-    *d = newton_next (m, sl, target, *d);
-}
-
 /* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
  * work-item: the order gst/ref/histeq.c sums in. Clobbers @v. */
 inline float
@@ -364,24 +391,6 @@ NAME (__local T * v) \
 }
 TREE_SUM (tree_sum, float)
 TREE_SUM (tree_sum_int, int)
-
-/* tree_sum () of @u and of @v in the same steps */
-inline void
-tree_sum2 (__local float *u, __local float *v, float *su, float *sv)
-{
-  const int b = get_local_id (0);
-  for (int s = BINS / 2; s > 1; s >>= 2) {
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (b < s / 2) {
-      u[b] = TREE_STEP2 (u, b, s);
-      v[b] = TREE_STEP2 (v, b, s);
-    }
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  *su = u[0];
-  *sv = v[0];
-  barrier (CLK_LOCAL_MEM_FENCE);
-}
 
 /* equalize_map () by the whole work-group: @hist becomes its inclusive
  * prefix sums (integers: exactly the serial loop's sums); @i0: a local int
@@ -493,15 +502,16 @@ typedef struct
 {
   int q[BINS], bins[SHIFT_BINS];
   float f[BINS], g[BINS], tm[BINS], ts[BINS];
-  float target_l, d_l;
+  float4 blk[SHIFTS * 2];        /* the shift's block sums */
+  float target_l;
   int cut_l, stop_l, i0_l;
 } CutLocal;
 
 /* The frame's part of histeq_cut in one work-item (CPU devices): scene
  * cut and smoothed pdf from the frame's histogram in L->q and, in global
  * mode (@clahe 0), the smoothed mapping, target mean and the brightness
- * shift (Newton, 3 steps, as find_shift () in gst/ref/histeq.c), all sums
- * in tree_sum_serial ()'s order. Sets L->cut_l for CLAHE's part. */
+ * shift (as find_shift () in gst/ref/histeq.c), all sums in the
+ * reference's order. Sets L->cut_l for CLAHE's part. */
 inline void
 cut_serial (int clahe, float alpha, float cut_threshold, int reset,
     __global float * restrict frame_state, __local CutLocal * L)
@@ -537,19 +547,14 @@ cut_serial (int clahe, float alpha, float cut_threshold, int reset,
   float target = frame_state[FS_TARGET];
   target = smoothed (target, own, alpha, cut);
   frame_state[FS_TARGET] = target;
-  L->d_l = 0.0f;
-  L->stop_l = cut;
-  for (int it = 0; it < 3 && !L->stop_l; it++) {
-    for (int j = 0; j < BINS; j++) {
-      const float p = (float) L->q[j] * inv, x = (float) j - L->d_l;
-      const float2 t = newton_term (L->g, L->q[j], p, x);
-      L->tm[j] = t.s0;
-      L->ts[j] = t.s1;
-    }
-    const float m = tree_sum_serial (L->tm), sl = tree_sum_serial (L->ts);
-    newton_step (m, sl, target, &L->d_l, &L->stop_l);
+  float shift = 0.0f;
+  if (!cut) {
+    for (int k = 0; k < SHIFTS * 8; k++)
+      ((__local float *) L->blk)[k] =
+          shift_block_sum (L->q, L->g, inv, k >> 3, k & 7);
+    shift = shift_from_blocks (L->blk, target);
   }
-  frame_state[FS_SHIFT] = cut ? 0.0f : L->d_l;
+  frame_state[FS_SHIFT] = shift;
 }
 
 /* The frame's part of histeq_cut, for the whole work-group. Before it the
@@ -571,7 +576,6 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #define tm L->tm
 #define ts L->ts
 #define target_l L->target_l
-#define d_l L->d_l
 #define cut_l L->cut_l
 #define stop_l L->stop_l
 #define i0_l L->i0_l
@@ -579,7 +583,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #if PAR_TAIL
   /* GPUs: every step spread over the work-group. In one work-item
    * (cut_serial ())
-   * the sums, the map and the Newton steps took ~0.02 ms a frame on an
+   * the sums, the map and the shift took ~0.02 ms a frame on an
    * H100, as long as the whole histogram launch. Integer sums and the scan
    * are exact in any order; float sums go through tree_sum (), the order of
    * tree_sum_serial () and of gst/ref/histeq.c, so all paths round alike.
@@ -617,24 +621,16 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
       target = smoothed (target, own, alpha, is_cut);
       frame_state[FS_TARGET] = target;
       target_l = target;
-      d_l = 0.0f;
-      stop_l = is_cut;
     }
-    /* Newton as below; all three steps run their sums, and once stopped d
-     * no longer moves. */
-    for (int it = 0; it < 3; it++) {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      const float2 t = newton_term (g, qb, p, (float) b - d_l);
-      tm[b] = t.s0;
-      ts[b] = t.s1;
-      float m, sl;
-      tree_sum2 (tm, ts, &m, &sl);
-      if (b == 0 && !stop_l)
-        newton_step (m, sl, target_l, &d_l, &stop_l);
-    }
+    /* the shift's block sums by 72 items, once every bin's g is in */
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (b < SHIFTS * 8)
+      ((__local float *) L->blk)[b] =
+          shift_block_sum (q, g, inv, b >> 3, b & 7);
     barrier (CLK_LOCAL_MEM_FENCE);
     if (b == 0)
-      frame_state[FS_SHIFT] = is_cut ? 0.0f : d_l;
+      frame_state[FS_SHIFT] = is_cut ? 0.0f :
+          shift_from_blocks (L->blk, target_l);
     return;
   }
 #else
@@ -694,7 +690,6 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #undef tm
 #undef ts
 #undef target_l
-#undef d_l
 #undef cut_l
 #undef stop_l
 #undef i0_l
@@ -860,9 +855,9 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
  * the H200's 1080p frame with smoothing, 1.2-1.4 us without (session 22's
  * trace). Here (H200, docs/results/gpu-session23 run 6: 1080p with
  * smoothing 0.017-0.018 -> 0.015-0.016 ms, 4K 0.025-0.026 -> 0.024) a sum
- * takes two barriers, the scan two, the Newton step runs in every item's
- * registers, and sums that do not depend on each other share barriers.
- * The same additions in the same order, so the same bits. */
+ * takes two barriers, the scan two, the shift one (session 31), and sums
+ * that do not depend on each other share barriers. The same additions in
+ * the same order, so the same bits. */
 
 /* tree_sum ()'s first three levels (pairs 128, 64 and 32 apart) for entry
  * @i < 32 of @v */
@@ -892,33 +887,10 @@ typedef struct
 {
   int q[BINS];
   int2 chunk[BINS / 16];        /* a chunk's count and first non-zero bin's */
-  float tm[BINS], ts[BINS], tq[BINS], g[BINS], gs[BINS];
-  float4 ym[8], ys[8], yq[8];  /* tree_top ()'s 32 values of a sum */
-  float shift;                  /* WARP_XCHG: the first warp's, a step */
+  float tm[BINS], tq[BINS], g[BINS], gs[BINS];
+  float4 ym[8], yq[8];          /* tree_top ()'s 32 values of a sum */
+  float4 blk[SHIFTS * 2];       /* the shift's block sums */
 } FrameLocal;
-
-/* find_shift ()'s terms for bin b at the shift @d, into L->tm and L->ts
- * (@v: the bin's count, @p: its share) */
-inline void
-newton_terms (__local FrameLocal * L, int b, int v, float p, float d)
-{
-  const float2 t = newton_term (L->g, v, p, (float) b - d);
-  L->tm[b] = t.s0;
-  L->ts[b] = t.s1;
-}
-
-/* their sums' first levels, after a barrier, and where @own the target's
- * sum's (L->tq) */
-inline void
-newton_tops (__local FrameLocal * L, int b, bool own)
-{
-  if (b < 32) {
-    ((__local float *) L->ym)[b] = tree_top (L->tm, b);
-    ((__local float *) L->ys)[b] = tree_top (L->ts, b);
-    if (own)
-      ((__local float *) L->yq)[b] = tree_top (L->tq, b);
-  }
-}
 
 #if WARP_XCHG
 /* tree_sum () of @v by the first warp alone (lanes 0 .. 31, NVIDIA):
@@ -1019,44 +991,43 @@ frame_lut_group (int v, int total, int smooth, float alpha,
     L->gs[b] = s_b;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* the brightness shift: 3 Newton steps from 0, every item the same; all
-   * steps run their sums, and once stopped d no longer moves. The first
-   * step's sums share their barriers with the target's own sum. */
-  float d = 0.0f;
-  int stop = is_cut;
-  UNROLL
-  for (int it = 0; it < 3; it++) {
-    newton_terms (L, b, v, p, d);
-    barrier (CLK_LOCAL_MEM_FENCE);
+  /* the brightness shift (shift_from_blocks ()) from the block sums at
+   * the 9 whole shifts, and the target's sum, in one barrier */
 #if WARP_XCHG
-    /* NVIDIA: the sums, the target and the step by the first warp, its
-     * shift to the group through local memory, where the tops were stored
-     * and all 8 warps read them back (16-24 broadcast vector loads each)
-     * and ran the step (0.7 us a step on the H200: gpu-session27) */
-    if (b < 32) {
-      const float m = warp_tree_sum (L->tm, b), sl = warp_tree_sum (L->ts, b);
-      target = it == 0 ? smoothed (target0, warp_tree_sum (L->tq, b), alpha,
-          is_cut) : target;
-      d = !stop && sl > 1e-3f ? newton_next (m, sl, target, d) : d;
-      stop = stop || !(sl > 1e-3f);
-      if (b == 0)
-        L->shift = d;
+  /* NVIDIA: each warp sums its 32 bins' terms by butterfly shuffles, all
+   * 9 shifts side by side, and every warp sums the target itself (the
+   * same bits in each). Three Newton steps took 0.7 us each on the H200,
+   * their sums by the first warp between two barriers (gpu-session27). */
+  {
+    const int lane = b & 31, w = b >> 5;
+    float y[SHIFTS];
+    UNROLL
+    for (int i = 0; i < SHIFTS; i++)
+      y[i] = shift_term (L->g, b, v, p, i);
+    UNROLL
+    for (int s = 16; s > 0; s >>= 1) {
+      UNROLL
+      for (int i = 0; i < SHIFTS; i++)
+        y[i] = y[i] + shfl_xor (y[i], s);
     }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    d = L->shift;
-#else
-    newton_tops (L, b, it == 0);
-    barrier (CLK_LOCAL_MEM_FENCE);
-    const float m = tree_low (L->ym), sl = tree_low (L->ys);
-    /* the target from the first step's sums (by a select: assigned
-     * under if (it == 0), PoCL 3.1 lost it and the target came out 0) */
-    target = it == 0 ? smoothed (target0, tree_low (L->yq), alpha, is_cut) :
-        target;
-    d = !stop && sl > 1e-3f ? newton_next (m, sl, target, d) : d;
-    stop = stop || !(sl > 1e-3f);
-#endif
+    if (lane == 0) {
+      UNROLL
+      for (int i = 0; i < SHIFTS; i++)
+        ((__local float *) L->blk)[i * 8 + w] = y[i];
+    }
+    target = smoothed (target0, warp_tree_sum (L->tq, lane), alpha, is_cut);
   }
-  const float shift = is_cut ? 0.0f : d;
+  barrier (CLK_LOCAL_MEM_FENCE);
+#else
+  if (b < SHIFTS * 8)
+    ((__local float *) L->blk)[b] =
+        shift_block_sum (L->q, L->g, inv, b >> 3, b & 7);
+  if (b < 32)
+    ((__local float *) L->yq)[b] = tree_top (L->tq, b);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  target = smoothed (target0, tree_low (L->yq), alpha, is_cut);
+#endif
+  const float shift = is_cut ? 0.0f : shift_from_blocks (L->blk, target);
   if (b == 0) {
     frame_state[FS_VALID] = 1.0f;
     frame_state[FS_CUT] = is_cut ? 1.0f : 0.0f;

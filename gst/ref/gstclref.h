@@ -89,14 +89,20 @@ void gst_cl_ref_histeq_lut (const float *f, float strength, uint8_t * lut);
  * brightness shift d (0 on a cut, |d| <= MAX_SHIFT) by which every tile
  * reads its smoothed mapping at (level - d):
  * - global (@clahe 0): the frame's own equalizeHist mapping is smoothed too;
- *   d (Newton, 3 steps) gives the frame, mapped by it at (level - d), the
- *   smoothed mean of its own equalised output (equalising each frame on its
- *   own pins that mean; a smoothed mapping alone passes jitter on).
+ *   d (solved exactly: the mean is linear in d between whole levels)
+ *   gives the frame, mapped by it at (level - d), the smoothed mean of its
+ *   own equalised output (equalising each frame on its own pins that mean;
+ *   a smoothed mapping alone passes jitter on).
  * - CLAHE: the median over the tiles of (tile mean level - its smoothed
  *   mean), quantised to 1/SHIFT_STEPS: a global jitter moves every tile,
  *   an object moving in a few tiles does not move the median. */
 int gst_cl_ref_histeq_cut (const uint32_t * tile_hist, int tiles, int clahe,
     float alpha, float cut_threshold, int reset, float *frame_state);
+/* The mean level of a frame (its histogram @hist) mapped by @g read at
+ * (level - @d), linear between bins: what global mode's shift makes equal
+ * to the target (the checker's test of the solve). */
+double gst_cl_ref_histeq_shifted_mean (const uint32_t * hist, const float *g,
+    float d);
 
 /* Temporal smoothing of one tile's unrounded mapping @f (in place) with its
  * state @st[256]: restarted on a cut, else st += alpha * (f - st); @f is

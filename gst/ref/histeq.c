@@ -89,8 +89,7 @@ equalize_map (const uint32_t * hist, int total, float *f)
   }
 }
 
-/* Mapping @g read at @x (linear between bins, the end bins outside) and its
- * slope there (0 outside). */
+/* Mapping @g read at @x (linear between bins, the end bins outside). */
 static float
 shifted (const float *g, float x)
 {
@@ -100,15 +99,6 @@ shifted (const float *g, float x)
     return g[BINS - 1];
   int k = (int) x;
   return g[k] + (x - (float) k) * (g[k + 1] - g[k]);
-}
-
-static float
-slope_at (const float *g, float x)
-{
-  if (x <= 0.0f || x >= (float) (BINS - 1))
-    return 0.0f;
-  int k = (int) x;
-  return g[k + 1] - g[k];
 }
 
 /* Sum of the BINS values of @v, pairwise (v[i] += v[i + s] for s = 128, 64,
@@ -123,28 +113,73 @@ tree_sum (float *v)
   return v[0];
 }
 
-/* The shift d for which sum_j p_j g(j - d) = @target (Newton from 0; empty
- * bins add 0). */
+/* tree_sum ()'s pairs with the low levels first: within each block of 32
+ * values 16, 8, 4, 2 and 1 apart (a warp's butterfly shuffles), then the
+ * blocks' sums 128, 64 and 32 apart. Clobbers @v. */
+static float
+block_tree_sum (float *v)
+{
+  for (int c = 0; c < BINS; c += 32)
+    for (int s = 16; s > 0; s >>= 1)
+      for (int i = 0; i < s; i++)
+        v[c + i] += v[c + i + s];
+  for (int s = BINS / 2; s >= 32; s >>= 1)
+    for (int i = 0; i < s; i += 32)
+      v[i] += v[i + s];
+  return v[0];
+}
+
+#define SHIFTS (2 * (int) GST_CL_HISTEQ_MAX_SHIFT + 1)
+
+/* The shift d (|d| <= MAX_SHIFT) for which m (d) = sum_j p_j g(j - d) is
+ * @target. g is linear between bins, so m is linear between whole shifts:
+ * @m[i] = m (i - MAX_SHIFT), non-increasing as g is non-decreasing, and d
+ * by linear interpolation in the interval that holds the root, clamped at
+ * the ends; 0 where m hardly moves over the range (a flat mapping). */
+static float
+solve_shift (const float *m, float target)
+{
+  if (!(m[0] - m[SHIFTS - 1] > 8e-3f))
+    return 0.0f;
+  if (target >= m[0])
+    return -GST_CL_HISTEQ_MAX_SHIFT;
+  for (int i = 0; i < SHIFTS - 1; i++)
+    if (target >= m[i + 1])     /* m[i] > target >= m[i + 1] */
+      return (float) (i - (int) GST_CL_HISTEQ_MAX_SHIFT) +
+          (m[i] - target) / (m[i] - m[i + 1]);
+  return GST_CL_HISTEQ_MAX_SHIFT;
+}
+
+double
+gst_cl_ref_histeq_shifted_mean (const uint32_t * hist, const float *g,
+    float d)
+{
+  uint64_t count = 0;
+  double sum = 0.0;
+
+  for (int j = 0; j < BINS; j++) {
+    count += hist[j];
+    sum += (double) hist[j] * shifted (g, (float) j - d);
+  }
+  return count ? sum / (double) count : 0.0;
+}
+
+/* The shift for which the frame (@hist, 1 / its count @inv) mapped by @g
+ * at (level - d) has the mean @target; empty bins add 0. */
 static float
 find_shift (const uint32_t * hist, float inv, const float *g, float target)
 {
-  float d = 0.0f;
-  for (int it = 0; it < 3; it++) {
-    float tm[BINS], ts[BINS], m, s;
+  float m[SHIFTS], terms[BINS];
+
+  for (int i = 0; i < SHIFTS; i++) {
     for (int j = 0; j < BINS; j++) {
-      const float p = (float) hist[j] * inv, x = (float) j - d;
-      tm[j] = hist[j] ? p * shifted (g, x) : 0.0f;
-      ts[j] = hist[j] ? p * slope_at (g, x) : 0.0f;
+      int x = j + (int) GST_CL_HISTEQ_MAX_SHIFT - i;
+      x = x < 0 ? 0 : x > BINS - 1 ? BINS - 1 : x;
+      terms[j] = hist[j] ? ((float) hist[j] * inv) * g[x] : 0.0f;
     }
-    m = tree_sum (tm);
-    s = tree_sum (ts);
-    if (!(s > 1e-3f))
-      break;
-    d = d + (m - target) / s;
-    d = d > GST_CL_HISTEQ_MAX_SHIFT ? GST_CL_HISTEQ_MAX_SHIFT :
-        d < -GST_CL_HISTEQ_MAX_SHIFT ? -GST_CL_HISTEQ_MAX_SHIFT : d;
+    m[i] = block_tree_sum (terms);
   }
-  return d;
+  return solve_shift (m, target);
 }
 
 void
