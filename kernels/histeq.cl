@@ -338,8 +338,16 @@ shift_bin (float d)
   return (int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f);
 }
 
+/* the shift of quantised bin @i */
 inline float
-median_shift (__global const float *d, int n, __local int *bins)
+shift_of_bin (int i)
+{
+  return (float) i / (float) SHIFT_STEPS - MAX_SHIFT;
+}
+
+/* the median's bin (the zero shift's if none) */
+inline int
+median_shift_bin (__global const float *d, int n, __local int *bins)
 {
   int acc = 0;
   for (int i = 0; i < SHIFT_BINS; i++)
@@ -349,10 +357,11 @@ median_shift (__global const float *d, int n, __local int *bins)
   for (int i = 0; i < SHIFT_BINS; i++) {
     acc += bins[i];
     if (2 * acc >= n)
-      return (float) i / (float) SHIFT_STEPS - MAX_SHIFT;
+      return i;
   }
-  return 0.0f;
+  return MAX_SHIFT_I * SHIFT_STEPS;
 }
+
 
 /* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
  * work-item: the order gst/ref/histeq.c sums in. Clobbers @v. */
@@ -363,6 +372,30 @@ tree_sum_serial (__local float *v)
     for (int i = 0; i < s; i++)
       v[i] += v[i + s];
   return v[0];
+}
+
+/* tree_sum ()'s first three levels (pairs 128, 64 and 32 apart) for entry
+ * @i < 32 of @v */
+inline float
+tree_top (__local const float *v, int i)
+{
+  return ((v[i] + v[i + 128]) + (v[i + 64] + v[i + 192])) +
+      ((v[i + 32] + v[i + 160]) + (v[i + 96] + v[i + 224]));
+}
+
+/* its last five levels on tree_top ()'s 32 values (@y: 8 vectors), by
+ * every item in its registers: the sum without a barrier after. Vector
+ * adds pair the same entries (y[i] + y[i + 16], then 8, 4, 2, 1 apart);
+ * 8 broadcast loads an item, where 32 scalar ones by all 8 warps were 256
+ * shared-memory loads a sum. */
+inline float
+tree_low (__local const float4 * y)
+{
+  const float4 u0 = (y[0] + y[4]) + (y[2] + y[6]);
+  const float4 u1 = (y[1] + y[5]) + (y[3] + y[7]);
+  const float4 w = u0 + u1;
+  const float2 z = w.s01 + w.s23;
+  return z.s0 + z.s1;
 }
 
 #if PAR_TAIL
@@ -390,7 +423,6 @@ NAME (__local T * v) \
   return r; \
 }
 TREE_SUM (tree_sum, float)
-TREE_SUM (tree_sum_int, int)
 
 /* equalize_map () by the whole work-group: @hist becomes its inclusive
  * prefix sums (integers: exactly the serial loop's sums); @i0: a local int
@@ -503,6 +535,8 @@ typedef struct
   int q[BINS], bins[SHIFT_BINS];
   float f[BINS], g[BINS], tm[BINS], ts[BINS];
   float4 blk[SHIFTS * 2];        /* the shift's block sums */
+  float4 ym[8];                 /* tree_top ()'s 32 values of a sum */
+  int part[16];                 /* sums of 16 bins */
   float target_l;
   int cut_l, stop_l, i0_l;
 } CutLocal;
@@ -562,7 +596,7 @@ cut_serial (int clahe, float alpha, float cut_threshold, int reset,
  * tile's mean level at frame_state[FS_TILES + tiles + tile] (they may come
  * from other work-groups of the same launch: read through a volatile
  * pointer). @par_median: the median shift computed by all work-items (the
- * same result as median_shift (), for at most MEDIAN_PAR tiles). */
+ * same result as median_shift_bin (), for at most MEDIAN_PAR tiles). */
 #define MEDIAN_PAR 1024
 inline void
 cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
@@ -594,12 +628,31 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   float g_b = frame_state[FS_MAP + b];
   int is_cut = reset || frame_state[FS_VALID] == 0.0f;
 
+  /* the count (integers: any order) and the distance's sum (tree_top ()
+   * and tree_low (): tree_sum ()'s order) in two barriers each, where
+   * tree_sum () takes six */
   bins[b] = qb;
-  const int count = tree_sum_int (bins);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (b < 16) {
+    int part = 0;
+    UNROLL
+    for (int j = 0; j < 16; j++)
+      part += bins[b * 16 + j];
+    L->part[b] = part;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  int count = 0;
+  UNROLL
+  for (int j = 0; j < 16; j++)
+    count += L->part[j];
   const float inv = 1.0f / (float) count;
   const float p = (float) qb * inv;
   tm[b] = fabs (p - pdf_b);
-  if (0.5f * tree_sum (tm) > cut_threshold)
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (b < 32)
+    ((__local float *) L->ym)[b] = tree_top (tm, b);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (0.5f * tree_low (L->ym) > cut_threshold)
     is_cut = 1;
   frame_state[b] = smoothed (pdf_b, p, alpha, is_cut);
   if (b == 0) {
@@ -658,7 +711,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   barrier (CLK_GLOBAL_MEM_FENCE);
   if (par_median && tiles <= MEDIAN_PAR) {
     /* the smallest quantised shift that at least half the tiles do not
-     * exceed: what median_shift () finds by counting into bins */
+     * exceed: what median_shift_bin () finds by counting into bins */
     if (cut) {
       if (b == 0)
         frame_state[FS_SHIFT] = 0.0f;
@@ -678,11 +731,16 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     if (b == 0)
-      frame_state[FS_SHIFT] = (float) stop_l / (float) SHIFT_STEPS - MAX_SHIFT;
+      frame_state[FS_SHIFT] = shift_of_bin (stop_l);
     return;
   }
-  if (b == 0)
-    frame_state[FS_SHIFT] = cut ? 0.0f : median_shift (ds, tiles, bins);
+  /* stop_l: the median's bin here too (CLAHE's fused launch reads it) */
+  if (b == 0) {
+    const int bin = cut ? MAX_SHIFT_I * SHIFT_STEPS :
+        median_shift_bin (ds, tiles, bins);
+    stop_l = bin;
+    frame_state[FS_SHIFT] = shift_of_bin (bin);
+  }
 #undef q
 #undef bins
 #undef f
@@ -773,12 +831,15 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles,
 /* The LUT of @tile from its histogram @hist (local, complete): clip
  * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
  * into the quad table of the @tiles tiles, @tiles_x a row. */
+/* lut_body () with the frame's cut and shift, and this item's entry of
+ * the tile's smoothed mapping (@st_b, state[tile][b]), given: CLAHE's
+ * fused launch takes them from the cut's flag and reads @st_b before it
+ * waits, so no read of device memory follows the wait. */
 inline void
-lut_body (int tile, __local int *hist, int total, int clahe, int clip,
+lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
-    __global const float * frame_state, __global uchar * lut,
-    __local float *f, __local float *g, __local int *i0, int tiles_x,
-    int tiles)
+    int cut, float d, float st_b, __global uchar * lut, __local float *f,
+    __local float *g, __local int *i0, int tiles_x, int tiles)
 {
   const int b = get_local_id (0);
 
@@ -826,13 +887,8 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
    * bin per work-item (serially in one work-item, the global reads cost
    * ~0.1 ms per frame on the H200). */
   if (alpha < 1.0f) {
-    __global float *st = state + (size_t) tile * TILE_STATE;
-    /* volatile: histeq_hist_lut publishes them in the same launch */
-    volatile __global const float *fs = frame_state;
-    const int cut = fs[FS_CUT] != 0.0f;
-    const float d = fs[FS_SHIFT];
-    const float v = smoothed (st[b], f[b], alpha, cut);
-    st[b] = v;
+    const float v = smoothed (st_b, f[b], alpha, cut);
+    state[(size_t) tile * TILE_STATE + b] = v;
     g[b] = v;
     barrier (CLK_LOCAL_MEM_FENCE);
     f[b] = shifted (g, (float) b - d);
@@ -847,6 +903,28 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
 #endif
 }
 
+/* lut_body_at () with the cut, the shift and the tile's state read from
+ * @frame_state and @state (where @alpha < 1) */
+inline void
+lut_body (int tile, __local int *hist, int total, int clahe, int clip,
+    float lut_scale, float strength, float alpha, __global float * state,
+    __global const float * frame_state, __global uchar * lut,
+    __local float *f, __local float *g, __local int *i0, int tiles_x,
+    int tiles)
+{
+  int cut = 0;
+  float d = 0.0f, st_b = 0.0f;
+  if (alpha < 1.0f) {
+    /* volatile: the fused launch (one tile) writes them in the same launch */
+    volatile __global const float *fs = frame_state;
+    cut = fs[FS_CUT] != 0.0f;
+    d = fs[FS_SHIFT];
+    st_b = state[(size_t) tile * TILE_STATE + get_local_id (0)];
+  }
+  lut_body_at (tile, hist, total, clahe, clip, lut_scale, strength, alpha,
+      state, cut, d, st_b, lut, f, g, i0, tiles_x, tiles);
+}
+
 /* ---- global mode's frame step and LUT with few barriers (GPUs) -------- */
 
 /* cut_body () and lut_body () one after the other took some 80 barriers on
@@ -858,30 +936,6 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
  * takes two barriers, the scan two, the shift one (session 31), and sums
  * that do not depend on each other share barriers. The same additions in
  * the same order, so the same bits. */
-
-/* tree_sum ()'s first three levels (pairs 128, 64 and 32 apart) for entry
- * @i < 32 of @v */
-inline float
-tree_top (__local const float *v, int i)
-{
-  return ((v[i] + v[i + 128]) + (v[i + 64] + v[i + 192])) +
-      ((v[i + 32] + v[i + 160]) + (v[i + 96] + v[i + 224]));
-}
-
-/* its last five levels on tree_top ()'s 32 values (@y: 8 vectors), by
- * every item in its registers: the sum without a barrier after. Vector
- * adds pair the same entries (y[i] + y[i + 16], then 8, 4, 2, 1 apart);
- * 8 broadcast loads an item, where 32 scalar ones by all 8 warps were 256
- * shared-memory loads a sum. */
-inline float
-tree_low (__local const float4 * y)
-{
-  const float4 u0 = (y[0] + y[4]) + (y[2] + y[6]);
-  const float4 u1 = (y[1] + y[5]) + (y[3] + y[7]);
-  const float4 w = u0 + u1;
-  const float2 z = w.s01 + w.s23;
-  return z.s0 + z.s1;
-}
 
 typedef struct
 {
@@ -1105,8 +1159,9 @@ histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
  * - @smooth 2 (CLAHE): the tile's histogram into @partial, its mean level
  *   (for the cut) and its share of the frame's histogram (@ghist's last
  *   row); the last tile (a frame counter) runs the scene cut. Where
- *   CUT_WAIT (GPUs), it publishes the cut (counters[tiles + 1] = @tag),
- *   the other tiles' last groups wait for it (await_flag (), their claims
+ *   CUT_WAIT (GPUs), it publishes the cut (counters[tiles + 1] =
+ *   CUT_WORD (): the tag, the cut and the median shift's bin), the other
+ *   tiles' last groups wait for it (await_flag_bits (), their claims
  *   at counters[tiles + 2 + tile]) and make their tiles' LUTs, and the
  *   cut's maker makes its own and those given up: the LUT launch after
  *   the cut (histeq_lut, which follows where not CUT_WAIT) cost some
@@ -1151,7 +1206,9 @@ store_again (__global uint * p, volatile __local uint * sink)
 #define EQG_MAX_POLLS 4096
 #endif
 
-/* Item 0 of a group that waits for *@flag == @tag, which a group of the
+/* await_flag_bits (): item 0 of a group that waits for *@flag >> @low ==
+ * @key, the flag's bits below @low a payload: (1 when seen, the flag's
+ * last value read); await_flag (): for *@flag == @tag, which a group of the
  * same launch sets once it has done what the waiter needs: 1 when seen.
  * No group waits on a group that might not be running: bounded by
  * EQG_MAX_POLLS, the waiter then gives its work up (*@claim = ~@tag)
@@ -1160,22 +1217,34 @@ store_again (__global uint * p, volatile __local uint * sink)
  * since, the work is the writer's or the waiter's, whoever claims it
  * first. Seen, what the writer stored by atomics (old values used) before
  * the flag is in L2 for volatile reads; an atomic read as well would cost
- * every waiter another trip to L2. @tag differs from the last frame's, so
- * nothing is reset between frames. */
+ * every waiter another trip to L2. @tag (and @key) differs from the last
+ * frame's, so nothing is reset between frames. */
+inline uint2
+await_flag_bits (__global uint * flag, __global uint * claim, uint tag,
+    uint key, int low, volatile __local uint * sink)
+{
+  volatile __global const uint *polled = flag;
+  bool seen = false;
+  uint w = 0;
+  for (int i = 0; i < EQG_MAX_POLLS && !(seen = ((w = *polled) >> low) == key);
+      i++)
+    ;
+  if (!seen)
+    seen = ((w = atomic_add (flag, 0)) >> low) == key;
+  if (seen)
+    return (uint2) (1, w);
+  if (atomic_xchg (claim, ~tag) == ~tag)
+    *sink = 1;
+  w = atomic_add (flag, 0);
+  return (uint2) ((w >> low) == key &&
+      atomic_cmpxchg (claim, ~tag, tag) == ~tag, w);
+}
+
 inline int
 await_flag (__global uint * flag, __global uint * claim, uint tag,
     volatile __local uint * sink)
 {
-  volatile __global const uint *polled = flag;
-  bool seen = false;
-  for (int i = 0; i < EQG_MAX_POLLS && !(seen = *polled == tag); i++)
-    ;
-  if (seen || atomic_add (flag, 0) == tag)
-    return 1;
-  if (atomic_xchg (claim, ~tag) == ~tag)
-    *sink = 1;
-  return atomic_add (flag, 0) == tag &&
-      atomic_cmpxchg (claim, ~tag, tag) == ~tag;
+  return (int) await_flag_bits (flag, claim, tag, tag, 0, sink).x;
 }
 
 /* The group's part of a fused launch (histeq_hist_lut_cN, histeq_equalize_c1):
@@ -1231,6 +1300,19 @@ await_flag (__global uint * flag, __global uint * claim, uint tag,
 #define CUT_WAIT 0
 #endif
 
+/* CLAHE's cut flag where CUT_WAIT: the frame's tag in its bits from
+ * CUT_KEY_LOW up, the cut in bit 12 and the median shift's bin below
+ * (SHIFT_BINS < 4096), so a tile's LUT reads nothing else once the flag
+ * is seen (the cut and the shift stored again and read back after it
+ * were two more trips to L2 on the frame's critical path) */
+#define CUT_KEY_LOW 13
+#define CUT_KEY(tag) ((tag) & (0xffffffffu >> CUT_KEY_LOW))
+#define CUT_WORD(tag, cut, bin) ((CUT_KEY (tag) << CUT_KEY_LOW) | \
+    ((uint) (cut) << 12) | (uint) (bin))
+#define CUT_WORD_CUT(w) ((int) (((w) >> 12) & 1))
+#define CUT_WORD_SHIFT(w) \
+  (CUT_WORD_CUT (w) ? 0.0f : shift_of_bin ((int) ((w) & 0xfff)))
+
 #define FUSED_KERNEL(NAME, CN, ONE_ARGS, ONE_LOCALS, LUT_MADE, ONE_TAIL) \
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void \
 NAME (__global const uchar * restrict src, uint src_off, \
@@ -1250,8 +1332,9 @@ NAME (__global const uchar * restrict src, uint src_off, \
   __local int last, frame_last, i0, ready; \
   __local uint sink; \
   __local int given_up, next_tile; \
-  __local ulong rsum[BINS]; \
-  __local uint rn[BINS]; \
+  __local ulong rsum[BINS], rpart[16]; \
+  __local uint rn[BINS], rnpart[16]; \
+  __local uint cut_word; \
   ONE_LOCALS \
   const int lid = get_local_id (0), lsize = BINS; \
   const int slice = get_group_id (0), tile = get_group_id (1); \
@@ -1269,18 +1352,34 @@ NAME (__global const uchar * restrict src, uint src_off, \
     break; \
   } \
   if (clahe) { \
-    /* the tile's mean level for the cut: integer sums, in any order */ \
+    /* the tile's mean level for the cut: integer sums, in any order (16 \
+     * items sum 16 bins each, then item 0 their sums: two barriers, where \
+     * a tree took eight on the frame's critical path) */ \
     rsum[lid] = (ulong) lid * v; \
     rn[lid] = v; \
-    for (int r = BINS / 2; r > 0; r >>= 1) { \
-      barrier (CLK_LOCAL_MEM_FENCE); \
-      if (lid < r) { \
-        rsum[lid] += rsum[lid + r]; \
-        rn[lid] += rn[lid + r]; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if (lid < 16) { \
+      ulong ps = 0; \
+      uint pn = 0; \
+      UNROLL \
+      for (int j = 0; j < 16; j++) { \
+        ps += rsum[lid * 16 + j]; \
+        pn += rn[lid * 16 + j]; \
       } \
+      rpart[lid] = ps; \
+      rnpart[lid] = pn; \
     } \
-    if (lid == 0) \
-      frame_state[FS_TILES + tiles + tile] = (float) rsum[0] / (float) rn[0]; \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    if (lid == 0) { \
+      ulong ts = 0; \
+      uint tn = 0; \
+      UNROLL \
+      for (int j = 0; j < 16; j++) { \
+        ts += rpart[j]; \
+        tn += rnpart[j]; \
+      } \
+      frame_state[FS_TILES + tiles + tile] = (float) ts / (float) tn; \
+    } \
   } \
   if (smooth == 2) { \
     /* the frame's histogram; the last tile to add into it runs the scene \
@@ -1288,6 +1387,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
      * claims at counters[tiles + 2 + tile]) */ \
     __global uint *cut_flag = counters + tiles + 1; \
     __global uint *claims = counters + tiles + 2; \
+    /* the tile's smoothed mapping, read while the frame completes */ \
+    const float st_b = state[(size_t) tile * TILE_STATE + lid]; \
     if (v) \
       add_complete (&ghist[tiles * BINS + lid], v, &sink); \
     mem_fence (CLK_GLOBAL_MEM_FENCE); \
@@ -1302,13 +1403,19 @@ NAME (__global const uchar * restrict src, uint src_off, \
     const int fl = frame_last; \
     if (!fl) { \
       if (CUT_WAIT) { \
-        if (lid == 0) \
-          ready = await_flag (cut_flag, &claims[tile], tag, &sink); \
+        if (lid == 0) { \
+          const uint2 seen = await_flag_bits (cut_flag, &claims[tile], tag, \
+              CUT_KEY (tag), CUT_KEY_LOW, &sink); \
+          ready = (int) seen.x; \
+          cut_word = seen.y; \
+        } \
         barrier (CLK_LOCAL_MEM_FENCE); \
         const int go = ready; \
         if (go) { \
-          lut_body (tile, hist, total, clahe, clip, lut_scale, strength, \
-              alpha, state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
+          const uint cw = cut_word; \
+          lut_body_at (tile, hist, total, clahe, clip, lut_scale, strength, \
+              alpha, state, CUT_WORD_CUT (cw), CUT_WORD_SHIFT (cw), st_b, \
+              lut, f, g, &i0, tiles_x, tiles); \
           LUT_MADE (tile) \
         } \
       } \
@@ -1322,17 +1429,15 @@ NAME (__global const uchar * restrict src, uint src_off, \
         &L); \
     if (!CUT_WAIT) \
       break; \
-    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-    /* what the tiles' LUTs read of the cut, stored again by exchanges \
-     * whose old values are used: in L2 before the flag */ \
-    if (lid < 2) \
-      store_again ((__global uint *) frame_state + FS_CUT + lid, &sink); \
-    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
+    /* the cut and the median's bin (cut_body ()'s) in the flag */ \
+    barrier (CLK_LOCAL_MEM_FENCE); \
+    const int cut = L.cut_l; \
+    const uint cw = CUT_WORD (tag, cut, cut ? 0 : L.stop_l); \
     if (lid == 0) { \
-      const uint flag_old = atomic_xchg (cut_flag, tag); \
+      const uint flag_old = atomic_xchg (cut_flag, cw); \
       /* the flag is out (its old value used) before the claims are read \
        * below */ \
-      if (flag_old == tag) \
+      if (flag_old == cw) \
         sink = 1; \
     } \
     barrier (CLK_LOCAL_MEM_FENCE); \
@@ -1345,8 +1450,10 @@ NAME (__global const uchar * restrict src, uint src_off, \
         hist[lid] = ((volatile __global const int *) partial)[t * BINS + \
             lid]; \
       barrier (CLK_LOCAL_MEM_FENCE); \
-      lut_body (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
-          state, frame_state, lut, f, g, &i0, tiles_x, tiles); \
+      lut_body_at (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
+          state, cut, CUT_WORD_SHIFT (cw), t == tile ? st_b : \
+          state[(size_t) t * TILE_STATE + lid], lut, f, g, &i0, tiles_x, \
+          tiles); \
       LUT_MADE (t) \
       /* the lowest tile given up, if any */ \
       if (lid == 0) \
