@@ -338,6 +338,9 @@ shift_bin (float d)
   return (int) ((v + MAX_SHIFT) * (float) SHIFT_STEPS + 0.5f);
 }
 
+/* the quantised bin of shift 0 */
+#define ZERO_SHIFT_BIN (MAX_SHIFT_I * SHIFT_STEPS)
+
 /* the shift of quantised bin @i */
 inline float
 shift_of_bin (int i)
@@ -359,9 +362,8 @@ median_shift_bin (__global const float *d, int n, __local int *bins)
     if (2 * acc >= n)
       return i;
   }
-  return MAX_SHIFT_I * SHIFT_STEPS;
+  return ZERO_SHIFT_BIN;
 }
-
 
 /* tree_sum ()'s pairing (v[i] += v[i + s], s = 128, 64, ..., 1) in one
  * work-item: the order gst/ref/histeq.c sums in. Clobbers @v. */
@@ -397,6 +399,33 @@ tree_low (__local const float4 * y)
   const float2 z = w.s01 + w.s23;
   return z.s0 + z.s1;
 }
+
+/* The sum of the integers @v[0 .. BINS - 1] (every item has written its
+ * v[b]) to every item in two barriers: 16 items sum 16 entries each into
+ * @part, then each item the 16 (exact in any order; a tree takes 6 to 8
+ * barriers). @part is free again after the caller's next barrier. */
+#define SUM_BINS(NAME, T) \
+inline T \
+NAME (__local const T * v, __local T * part) \
+{ \
+  const int b = get_local_id (0); \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  if (b < 16) { \
+    T s = 0; \
+    UNROLL \
+    for (int j = 0; j < 16; j++) \
+      s += v[b * 16 + j]; \
+    part[b] = s; \
+  } \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  T sum = 0; \
+  UNROLL \
+  for (int j = 0; j < 16; j++) \
+    sum += part[j]; \
+  return sum; \
+}
+SUM_BINS (sum_bins_int, int)
+SUM_BINS (sum_bins_ulong, ulong)
 
 #if PAR_TAIL
 /* The same sums by the whole work-group (local size BINS); every work-item
@@ -536,7 +565,7 @@ typedef struct
   float f[BINS], g[BINS], tm[BINS], ts[BINS];
   float4 blk[SHIFTS * 2];        /* the shift's block sums */
   float4 ym[8];                 /* tree_top ()'s 32 values of a sum */
-  int part[16];                 /* sums of 16 bins */
+  int part[16];                 /* sum_bins_int ()'s */
   float target_l;
   int cut_l, stop_l, i0_l;
 } CutLocal;
@@ -628,23 +657,11 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   float g_b = frame_state[FS_MAP + b];
   int is_cut = reset || frame_state[FS_VALID] == 0.0f;
 
-  /* the count (integers: any order) and the distance's sum (tree_top ()
-   * and tree_low (): tree_sum ()'s order) in two barriers each, where
-   * tree_sum () takes six */
+  /* the count and the distance's sum (tree_top () and tree_low ():
+   * tree_sum ()'s order) in two barriers each, where tree_sum () takes
+   * six */
   bins[b] = qb;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (b < 16) {
-    int part = 0;
-    UNROLL
-    for (int j = 0; j < 16; j++)
-      part += bins[b * 16 + j];
-    L->part[b] = part;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  int count = 0;
-  UNROLL
-  for (int j = 0; j < 16; j++)
-    count += L->part[j];
+  const int count = sum_bins_int (bins, L->part);
   const float inv = 1.0f / (float) count;
   const float p = (float) qb * inv;
   tm[b] = fabs (p - pdf_b);
@@ -736,7 +753,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
   }
   /* stop_l: the median's bin here too (CLAHE's fused launch reads it) */
   if (b == 0) {
-    const int bin = cut ? MAX_SHIFT_I * SHIFT_STEPS :
+    const int bin = cut ? ZERO_SHIFT_BIN :
         median_shift_bin (ds, tiles, bins);
     stop_l = bin;
     frame_state[FS_SHIFT] = shift_of_bin (bin);
@@ -830,11 +847,11 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles,
  * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
 /* The LUT of @tile from its histogram @hist (local, complete): clip
  * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
- * into the quad table of the @tiles tiles, @tiles_x a row. */
-/* lut_body () with the frame's cut and shift, and this item's entry of
- * the tile's smoothed mapping (@st_b, state[tile][b]), given: CLAHE's
- * fused launch takes them from the cut's flag and reads @st_b before it
- * waits, so no read of device memory follows the wait. */
+ * into the quad table of the @tiles tiles, @tiles_x a row. The frame's
+ * @cut and shift @d and this item's entry of the tile's smoothed mapping
+ * (@st_b, state[tile][b]) are given: CLAHE's fused launch takes them from
+ * the cut's flag and reads @st_b before it waits, so no read of device
+ * memory follows the wait. */
 inline void
 lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
     float lut_scale, float strength, float alpha, __global float * state,
@@ -1333,7 +1350,6 @@ NAME (__global const uchar * restrict src, uint src_off, \
   __local uint sink; \
   __local int given_up, next_tile; \
   __local ulong rsum[BINS], rpart[16]; \
-  __local uint rn[BINS], rnpart[16]; \
   __local uint cut_word; \
   ONE_LOCALS \
   const int lid = get_local_id (0), lsize = BINS; \
@@ -1352,34 +1368,14 @@ NAME (__global const uchar * restrict src, uint src_off, \
     break; \
   } \
   if (clahe) { \
-    /* the tile's mean level for the cut: integer sums, in any order (16 \
-     * items sum 16 bins each, then item 0 their sums: two barriers, where \
-     * a tree took eight on the frame's critical path) */ \
+    /* the tile's mean level for the cut (two barriers, where a tree \
+     * took eight on the frame's critical path); a tile's histogram counts \
+     * its @total pixels, the padding's included */ \
     rsum[lid] = (ulong) lid * v; \
-    rn[lid] = v; \
-    barrier (CLK_LOCAL_MEM_FENCE); \
-    if (lid < 16) { \
-      ulong ps = 0; \
-      uint pn = 0; \
-      UNROLL \
-      for (int j = 0; j < 16; j++) { \
-        ps += rsum[lid * 16 + j]; \
-        pn += rn[lid * 16 + j]; \
-      } \
-      rpart[lid] = ps; \
-      rnpart[lid] = pn; \
-    } \
-    barrier (CLK_LOCAL_MEM_FENCE); \
-    if (lid == 0) { \
-      ulong ts = 0; \
-      uint tn = 0; \
-      UNROLL \
-      for (int j = 0; j < 16; j++) { \
-        ts += rpart[j]; \
-        tn += rnpart[j]; \
-      } \
-      frame_state[FS_TILES + tiles + tile] = (float) ts / (float) tn; \
-    } \
+    const ulong level_sum = sum_bins_ulong (rsum, rpart); \
+    if (lid == 0) \
+      frame_state[FS_TILES + tiles + tile] = (float) level_sum / \
+          (float) total; \
   } \
   if (smooth == 2) { \
     /* the frame's histogram; the last tile to add into it runs the scene \
