@@ -841,22 +841,12 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles,
     }
 }
 
-/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
- * limit, 0 for none. @alpha: weight of the new frame in the temporal
- * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
- * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
-/* The LUT of @tile from its histogram @hist (local, complete): clip
- * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
- * into the quad table of the @tiles tiles, @tiles_x a row. The frame's
- * @cut and shift @d and this item's entry of the tile's smoothed mapping
- * (@st_b, state[tile][b]) are given: CLAHE's fused launch takes them from
- * the cut's flag and reads @st_b before it waits, so no read of device
- * memory follows the wait. */
+/* The tile's map into @f from its histogram @hist (clip for CLAHE, CDF):
+ * lut_body_at ()'s first step, unless made before (@mapped there); @hist
+ * is left clipped, @g is scratch */
 inline void
-lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
-    float lut_scale, float strength, float alpha, __global float * state,
-    int cut, float d, float st_b, __global uchar * lut, __local float *f,
-    __local float *g, __local int *i0, int tiles_x, int tiles)
+tile_map (__local int *hist, int total, int clahe, int clip,
+    float lut_scale, __local float *f, __local float *g, __local int *i0)
 {
   const int b = get_local_id (0);
 
@@ -898,6 +888,32 @@ lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
     }
   }
 #endif
+}
+
+/* @clahe: 0 global (equalizeHist), 1 CLAHE. @clip: OpenCV's integer clip
+ * limit, 0 for none. @alpha: weight of the new frame in the temporal
+ * smoothing, 1 for none; then histeq_cut ran first and its verdict is in
+ * frame_state[FS_CUT], and its brightness shift in frame_state[FS_SHIFT]. */
+/* The LUT of @tile from its histogram @hist (local, complete): clip
+ * (CLAHE), CDF, temporal smoothing, strength; where CLAHE_QUAD, also
+ * into the quad table of the @tiles tiles, @tiles_x a row. The frame's
+ * @cut and shift @d and this item's entry of the tile's smoothed mapping
+ * (@st_b, state[tile][b]) are given: CLAHE's fused launch takes them from
+ * the cut's flag and reads @st_b before it waits, so no read of device
+ * memory follows the wait; @mapped: @f holds tile_map ()'s already (made
+ * there while the frame's histogram completes). @hist ends holding the
+ * LUT's bytes. */
+inline void
+lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
+    float lut_scale, float strength, float alpha, __global float * state,
+    int cut, float d, float st_b, int mapped, __global uchar * lut,
+    __local float *f, __local float *g, __local int *i0, int tiles_x,
+    int tiles)
+{
+  const int b = get_local_id (0);
+
+  if (!mapped)
+    tile_map (hist, total, clahe, clip, lut_scale, f, g, i0);
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* Temporal smoothing and the frame's brightness shift (histeq_cut), one
@@ -913,6 +929,8 @@ lut_body_at (int tile, __local int *hist, int total, int clahe, int clip,
 
   const uchar e = lut_entry (f[b], b, strength);
   lut[(size_t) tile * BINS + b] = e;
+  /* the LUT's words for CLAHE_LUT_MADE () to publish (@hist is done) */
+  ((__local uchar *) hist)[b] = e;
 #if CLAHE_QUAD
   if (clahe)
     clahe_quad_put (CLAHE_QUAD_TABLE (lut, tiles), tile, tiles_x, tiles, b,
@@ -939,7 +957,7 @@ lut_body (int tile, __local int *hist, int total, int clahe, int clip,
     st_b = state[(size_t) tile * TILE_STATE + get_local_id (0)];
   }
   lut_body_at (tile, hist, total, clahe, clip, lut_scale, strength, alpha,
-      state, cut, d, st_b, lut, f, g, i0, tiles_x, tiles);
+      state, cut, d, st_b, 0, lut, f, g, i0, tiles_x, tiles);
 }
 
 /* ---- global mode's frame step and LUT with few barriers (GPUs) -------- */
@@ -1205,18 +1223,6 @@ add_complete (volatile __global uint * p, uint v, volatile __local uint * sink)
     *sink = 1;
 }
 
-/* Stores *@p again by an exchange whose old value is used, so what an
- * earlier plain store left there is in device memory (L2) by the next
- * barrier: published before a flag that other groups poll (@sink is never
- * written, as add_complete ()'s). */
-inline void
-store_again (__global uint * p, volatile __local uint * sink)
-{
-  const uint u = *(volatile __global uint *) p;
-  if (atomic_xchg (p, u) == ~u)
-    *sink = 1;
-}
-
 /* polls of a flag before a group gives up waiting (a -D: 0 makes every
  * waiter give up, the checkers' test of the marks) */
 #ifndef EQG_MAX_POLLS
@@ -1385,8 +1391,14 @@ NAME (__global const uchar * restrict src, uint src_off, \
     __global uint *claims = counters + tiles + 2; \
     /* the tile's smoothed mapping, read while the frame completes */ \
     const float st_b = state[(size_t) tile * TILE_STATE + lid]; \
-    if (v) \
-      add_complete (&ghist[tiles * BINS + lid], v, &sink); \
+    /* add_complete () with the tile's map made while the add is in flight \
+     * (its old value used after), not after the cut's flag: the waiters' \
+     * LUT is then the smoothing alone */ \
+    const uint add_old = v ? atomic_add (&ghist[tiles * BINS + lid], v) : 0; \
+    if (CUT_WAIT) \
+      tile_map (hist, total, clahe, clip, lut_scale, f, g, &i0); \
+    if (add_old == 0xffffffffu) \
+      sink = 1; \
     mem_fence (CLK_GLOBAL_MEM_FENCE); \
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
     if (lid == 0) \
@@ -1411,7 +1423,7 @@ NAME (__global const uchar * restrict src, uint src_off, \
           const uint cw = cut_word; \
           lut_body_at (tile, hist, total, clahe, clip, lut_scale, strength, \
               alpha, state, CUT_WORD_CUT (cw), CUT_WORD_SHIFT (cw), st_b, \
-              lut, f, g, &i0, tiles_x, tiles); \
+              1, lut, f, g, &i0, tiles_x, tiles); \
           LUT_MADE (tile) \
         } \
       } \
@@ -1448,8 +1460,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
       barrier (CLK_LOCAL_MEM_FENCE); \
       lut_body_at (t, hist, total, clahe, clip, lut_scale, strength, alpha, \
           state, cut, CUT_WORD_SHIFT (cw), t == tile ? st_b : \
-          state[(size_t) t * TILE_STATE + lid], lut, f, g, &i0, tiles_x, \
-          tiles); \
+          state[(size_t) t * TILE_STATE + lid], t == tile, lut, \
+          f, g, &i0, tiles_x, tiles); \
       LUT_MADE (t) \
       /* the lowest tile given up, if any */ \
       if (lid == 0) \
@@ -2284,15 +2296,18 @@ histeq_apply_global_c4 (APPLY_ARGS)
   const int x0 = get_global_id (0) * (px), y = get_global_id (1); \
   if (x0 >= width || y >= height) \
     return; \
-  const float tyf = (float) y * inv_th - 0.5f; \
+  CLAHE_ROW_AT (y)
+/* CLAHE_ROW ()'s for row @Y (in range) */
+#define CLAHE_ROW_AT(Y) \
+  const float tyf = (float) (Y) * inv_th - 0.5f; \
   int ty1 = floor_int (tyf); \
   const float ya = tyf - (float) ty1, ya1 = 1.0f - ya; \
   const int ty2 = min (ty1 + 1, tiles_y - 1); \
   ty1 = max (ty1, 0); \
   __global const uchar *l1 = lut + (size_t) ty1 * tiles_x * BINS; \
   __global const uchar *l2 = lut + (size_t) ty2 * tiles_x * BINS; \
-  __global const uchar *s = src + src_off + (size_t) y * src_stride; \
-  __global uchar *d = dst + dst_off + (size_t) y * dst_stride
+  __global const uchar *s = src + src_off + (size_t) (Y) * src_stride; \
+  __global uchar *d = dst + dst_off + (size_t) (Y) * dst_stride
 
 /* floor() for the range used here, without a library call */
 inline int
@@ -2478,6 +2493,85 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
         tiles_x);
 }
 
+#if CLAHE_QUAD
+/* histeq_apply_clahe_lq_c1: a group of 16 x 16 items takes 256 pixels by
+ * 16 CLAHE_LQ_ROWS rows (an item 16 pixels of every 16th row) and first
+ * copies the quad table's cells it reads into local memory, where at
+ * most CLAHE_LQ_CELLS: a warp's 32 lookups of random levels in a cell's
+ * 1 KB hit some 8 of its L1 lines (a pass each) but fewer banks at once.
+ * Where more cells (small tiles: 8 x 8 tiles need at most 6 from 1024 x
+ * 512 pixels up), and for unaligned rows and a row's last partial chunk,
+ * clahe_pixel () from the LUTs. The same arithmetic, so the same bits. The
+ * host takes it where its groups fill the device (GST_CL_HISTEQ_CLAHE_LQ). */
+#ifndef CLAHE_LQ_ROWS
+#define CLAHE_LQ_ROWS 4
+#endif
+#define CLAHE_LQ_CELLS 6
+
+/* The quad table's cell column (row) of pixel column (row) @x: the tile
+ * centre left of (above) it plus one, 0 before the first */
+inline int
+clahe_cell (int x, float inv_t)
+{
+  return floor_int ((float) x * inv_t - 0.5f) + 1;
+}
+
+__kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) void
+histeq_apply_clahe_lq_c1 (CLAHE_ARGS)
+{
+  __local uint4 cells[CLAHE_LQ_CELLS * BINS / 4];
+  const int lx = get_local_id (0), ly = get_local_id (1), lid = ly * 16 + lx;
+  const int gx0 = get_group_id (0) * 256;
+  const int gy0 = get_group_id (1) * 16 * CLAHE_LQ_ROWS;
+  const int cxa = clahe_cell (gx0, inv_tw);
+  const int cya = clahe_cell (gy0, inv_th);
+  const int ncx = clahe_cell (min (gx0 + 256, width) - 1, inv_tw) - cxa + 1;
+  const int n = ncx * (clahe_cell (min (gy0 + 16 * CLAHE_LQ_ROWS, height) -
+          1, inv_th) - cya + 1);
+  const bool local_cells = n <= CLAHE_LQ_CELLS;
+  if (local_cells) {
+    __global const uint4 *quad = (__global const uint4 *)
+        CLAHE_QUAD_TABLE (lut, tiles_x * tiles_y);
+    for (int i = lid; i < n * (BINS / 4); i += 256) {
+      const int c = i / (BINS / 4), cy = cya + c / ncx, cx = cxa + c % ncx;
+      cells[i] = quad[((size_t) cy * (tiles_x + 1) + cx) * (BINS / 4) +
+          i % (BINS / 4)];
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int x0 = gx0 + lx * 16;
+  const bool fast = local_cells && x0 + 16 <= width &&
+      planes_aligned16 (src + src_off, src_stride, dst + dst_off, dst_stride);
+  for (int r = 0; r < CLAHE_LQ_ROWS; r++) {
+    const int y = gy0 + ly + 16 * r;
+    if (x0 >= width || y >= height)
+      break;
+    CLAHE_ROW_AT (y);
+    if (fast) {
+      union
+      {
+        uchar16 v;
+        uchar b[16];
+      } in, out;
+      /* the row's cells from the copy's first column */
+      const int row0 = (floor_int (tyf) + 1 - cya) * ncx - cxa;
+      in.v = *(__global const uchar16 *) (s + x0);
+      UNROLL
+      for (int i = 0; i < 16; i++) {
+        float xa;
+        const int tx1 = clahe_column (x0 + i, inv_tw, &xa);
+        out.b[i] = clahe_blend (as_uchar4 (((__local const uint *) cells)[
+                    (row0 + tx1 + 1) * BINS + in.b[i]]), xa, ya, ya1);
+      }
+      *(__global uchar16 *) (d + x0) = out.v;
+    } else {
+      for (int i = x0; i < min (x0 + 16, width); i++)
+        d[i] = clahe_pixel (i, s[i], l1, l2, ya, ya1, inv_tw, tiles_x);
+    }
+  }
+}
+#endif
+
 /* ---- CLAHE in one launch (GPUs, one byte a pixel) ---------------------- */
 
 /* CLAHE_ONE (a -D, the host's: GPUs, with CUT_WAIT) 1: histeq_clahe_one_c1,
@@ -2486,13 +2580,17 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
  * 1080p the same kernel time, 0.027 -> 0.025 from the first start to the
  * last end; 4K not faster by kernel time, so the host keeps two launches
  * there: docs/results/gpu-session29).
- * Each group that makes a tile's LUT stores it again by exchanges whose
- * old values are used (in L2 before it is counted: the fence is the
- * work-group's on NVIDIA), then counts it at counters[CLAHE_LUTS_DONE];
+ * Each group that makes a tile's LUT also exchanges its words into the LUT
+ * from local memory, old values used (in L2 before it is counted: the
+ * fence is the work-group's on NVIDIA), then counts it at
+ * counters[CLAHE_LUTS_DONE];
  * the group counting the last tile publishes the frame (@tag at
  * counters[CLAHE_APPLY_FLAG]). Every group then applies its band of the
  * frame's rows (band = group, bands = groups), the tiles' LUT rows that
- * band reads copied into local memory by volatile reads (the quad table is
+ * band reads copied into local memory by volatile 16-byte reads (one trip
+ * to L2 an item at 1080p; 4-byte reads took four in a row: H200 bench.py
+ * 1080p 0.0204-0.0205 -> 0.0199 ms, docs/results/gpu-session33; the quad
+ * table is
  * stored by bytes from four tiles, which nothing orders before the count).
  * A group that gives up waiting (await_flag ()) leaves its band to the
  * publisher, as histeq_equalize_c1's slices. Every group has started
@@ -2576,11 +2674,11 @@ clahe_band_c1 (__global const uchar * src, int src_stride,
   const int t0 = max (floor_int ((float) y0 * inv_th - 0.5f), 0);
   const int t1 = min (floor_int ((float) (y1 - 1) * inv_th - 0.5f) + 1,
       tiles_y - 1);
-  const int words = count > 0 ? (t1 - t0 + 1) * tiles_x * (BINS / 4) : 0;
-  volatile __global const uint *from = (volatile __global const uint *)
+  const int quads = count > 0 ? (t1 - t0 + 1) * tiles_x * (BINS / 16) : 0;
+  volatile __global const uint4 *from = (volatile __global const uint4 *)
       (lut + (size_t) t0 * tiles_x * BINS);
-  for (int i = lid; i < words; i += lsize)
-    ((__local uint *) alut)[i] = from[i];
+  for (int i = lid; i < quads; i += lsize)
+    ((__local uint4 *) alut)[i] = from[i];
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int i = lid; i < count; i += lsize)
     clahe_chunk_c1 (src, src_stride, dst, dst_stride, width, y0, chunks, i,
@@ -2597,13 +2695,19 @@ clahe_band_c1 (__global const uchar * src, int src_stride,
   uint apply_old = 0; \
   if (get_local_id (0) == 0) \
     apply_maker = 0;
-/* Tile @t's LUT is made: stored again by exchanges (old values used), then
- * counted; the last one counted publishes the frame. */
+/* Tile @t's LUT is made: its words (lut_body_at () left them in @hist)
+ * exchanged into @lut, old values used, then counted; the last one
+ * counted publishes the frame. Reading the plain stores back first to
+ * exchange them cost another trip to L2 on the frame's critical path. */
 #define CLAHE_LUT_MADE(t) \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
-  if (lid < BINS / 4) \
-    store_again ((__global uint *) lut + (size_t) (t) * (BINS / 4) + lid, \
-        &sink); \
+  if (lid < BINS / 4) { \
+    __global uint *lut_word = (__global uint *) lut + (size_t) (t) * \
+        (BINS / 4) + lid; \
+    const uint u = ((__local const uint *) hist)[lid]; \
+    if (atomic_xchg (lut_word, u) == ~u) \
+      sink = 1; \
+  } \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   if (lid == 0 && atomic_inc (&counters[CLAHE_LUTS_DONE (tiles)]) + 1 == \
       (uint) tiles) { \

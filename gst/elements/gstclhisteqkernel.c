@@ -95,7 +95,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
       " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
-      " -DCUT_WAIT=%d -DCLAHE_ONE=%d -DWARP_XCHG=%d", prog->copies, par_tail,
+      " -DCUT_WAIT=%d -DCLAHE_ONE=%d -DWARP_XCHG=%d -DCLAHE_LQ_ROWS=%d",
+      prog->copies, par_tail,
       prog->apply_w, prog->clahe_w, clahe_quad,
       gst_cl_device_has_vbmi (ctx->device),
       GST_CL_HISTEQ_EQ_KEEP, lkeep,
@@ -103,7 +104,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
           GST_CL_HISTEQ_EQ_GCOPIES_MAX, GST_CL_HISTEQ_EQ_GCOPIES),
       prog->cut_wait, clahe_one,
       /* a group's first 32 items are one warp (a 1-D group of 256) */
-      gst_cl_device_has_warp_shuffles (ctx->device, 32));
+      gst_cl_device_has_warp_shuffles (ctx->device, 32),
+      GST_CL_HISTEQ_CLAHE_LQ_ROWS);
   prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
   g_free (opts);
   if (!prog->program)
@@ -139,6 +141,9 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   KERNEL (prog->copy, "histeq_copy");
   if (clahe_one)
     KERNEL (prog->clahe_one, "histeq_clahe_one_c1");
+  prog->clahe_lq = gst_cl_env_int (GST_CL_HISTEQ_CLAHE_LQ_ENV, 0, 2, 2);
+  if (clahe_quad && prog->clahe_lq > 0)
+    KERNEL (prog->apply_clahe_lq, "histeq_apply_clahe_lq_c1");
 #undef KERNEL
   return TRUE;
 
@@ -157,7 +162,7 @@ gst_cl_histeq_program_clear (GstCLHisteqProgram * prog)
     &prog->apply_global[0], &prog->apply_global[1], &prog->apply_clahe[0],
     &prog->apply_clahe[1], &prog->copy, &prog->cut, &prog->cut_lut,
     &prog->equalize_serial, &prog->equalize, &prog->equalize_keep,
-    &prog->clahe_one
+    &prog->clahe_one, &prog->apply_clahe_lq
   };
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     if (*all[i])
@@ -513,10 +518,26 @@ enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_event * event, cl_event * steps)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
-  cl_kernel k = g->clahe ? prog->apply_clahe[ci] : prog->apply_global[ci];
+  /* the quad table's cells in local memory: 16 x 16 items a group, each
+   * 16 pixels of GST_CL_HISTEQ_CLAHE_LQ_ROWS rows (kernels/histeq.cl),
+   * where the groups fill the device (fewer left it idle) */
+  const gint lq_rows = 16 * GST_CL_HISTEQ_CLAHE_LQ_ROWS;
+  const gint lq_groups = ((sp->width + 255) / 256) *
+      ((sp->height + lq_rows - 1) / lq_rows);
+  const gboolean lq = g->clahe && ci == 0 && prog->apply_clahe_lq &&
+      (prog->clahe_lq == 1 || lq_groups >=
+      GST_CL_HISTEQ_CLAHE_LQ_GROUPS_PER_CU * (gint) prog->compute_units);
+  cl_kernel k = lq ? prog->apply_clahe_lq : g->clahe ? prog->apply_clahe[ci] :
+      prog->apply_global[ci];
   const gint apply_w = ci ? 16 : g->clahe ? prog->clahe_w : prog->apply_w;
   size_t global[2] = { (sp->width + apply_w - 1) / apply_w, sp->height };
+  const size_t lq_local[2] = { 16, 16 };
   cl_int status = CL_SUCCESS;
+
+  if (lq) {
+    global[0] = GST_ROUND_UP_16 (global[0]);
+    global[1] = 16 * ((sp->height + lq_rows - 1) / lq_rows);
+  }
   cl_uint a = 0;
 
   status |= gst_cl_plane_set_args (k, &a, src, sp, dst, dp);
@@ -532,8 +553,8 @@ enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   }
   if (status != CL_SUCCESS)
     return CL_INVALID_KERNEL_ARGS;
-  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, NULL, 0, NULL,
-      event);
+  status = clEnqueueNDRangeKernel (queue, k, 2, NULL, global,
+      lq ? lq_local : NULL, 0, NULL, event);
   if (status == CL_SUCCESS && steps && event && *event) {
     clRetainEvent (*event);
     steps[3] = *event;
