@@ -843,7 +843,8 @@ clahe_quad_put (__global uchar * quad, int tile, int tiles_x, int tiles,
 
 /* The tile's map into @f from its histogram @hist (clip for CLAHE, CDF):
  * lut_body_at ()'s first step, unless made before (@mapped there); @hist
- * is left clipped, @g is scratch */
+ * is left changed (clipped, or in global mode its prefix sums), @g is
+ * scratch */
 inline void
 tile_map (__local int *hist, int total, int clahe, int clip,
     float lut_scale, __local float *f, __local float *g, __local int *i0)
