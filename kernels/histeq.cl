@@ -2441,16 +2441,21 @@ NAME (int x, uint v, AS const uchar * l1, AS const uchar * l2, float ya, \
 }
 DEFINE_CLAHE_PIXEL (clahe_pixel, __global)
 
-/* Pixel @x of value @v from its cell's word in @qrow, the row of the quad
- * table for its row of cells: one load for the four entries */
-inline uchar
-clahe_pixel_quad (int x, uint v, __global const uint * qrow, float ya,
-    float ya1, float inv_tw)
-{
-  float xa;
-  const int tx1 = clahe_column (x, inv_tw, &xa);
-  return clahe_blend (as_uchar4 (qrow[(tx1 + 1) * BINS + v]), xa, ya, ya1);
+/* Pixel @x of value @v from its cell's word in the quad table's cells
+ * @cells (address space AS), its row of cells from cell @cell0 on (the
+ * cell of column -1's tile): one load for the four entries */
+#define DEFINE_CLAHE_PIXEL_QUAD(NAME, AS) \
+inline uchar \
+NAME (int x, uint v, AS const uint * cells, int cell0, float ya, float ya1, \
+    float inv_tw) \
+{ \
+  float xa; \
+  const int tx1 = clahe_column (x, inv_tw, &xa); \
+  return clahe_blend (as_uchar4 (cells[(cell0 + tx1 + 1) * BINS + v]), xa, \
+      ya, ya1); \
 }
+DEFINE_CLAHE_PIXEL_QUAD (clahe_pixel_quad, __global)
+DEFINE_CLAHE_PIXEL_QUAD (clahe_pixel_quad_local, __local)
 
 __kernel void
 histeq_apply_clahe_c1 (CLAHE_ARGS)
@@ -2478,7 +2483,8 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
         (size_t) (floor_int (tyf) + 1) * (tiles_x + 1) * BINS;
     UNROLL
     for (int i = 0; i < 16; i++)
-      out.b[i] = clahe_pixel_quad (x0 + i, in.b[i], qrow, ya, ya1, inv_tw);
+      out.b[i] = clahe_pixel_quad (x0 + i, in.b[i], qrow, 0, ya, ya1,
+          inv_tw);
 #else
     UNROLL
     for (int i = 0; i < 16; i++)
@@ -2514,7 +2520,8 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
 inline int
 clahe_cell (int x, float inv_t)
 {
-  return floor_int ((float) x * inv_t - 0.5f) + 1;
+  float weight;
+  return clahe_column (x, inv_t, &weight) + 1;
 }
 
 __kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) void
@@ -2554,16 +2561,13 @@ histeq_apply_clahe_lq_c1 (CLAHE_ARGS)
         uchar16 v;
         uchar b[16];
       } in, out;
-      /* the row's cells from the copy's first column */
+      /* the row's cells in the copy, from its first column's */
       const int row0 = (floor_int (tyf) + 1 - cya) * ncx - cxa;
       in.v = *(__global const uchar16 *) (s + x0);
       UNROLL
-      for (int i = 0; i < 16; i++) {
-        float xa;
-        const int tx1 = clahe_column (x0 + i, inv_tw, &xa);
-        out.b[i] = clahe_blend (as_uchar4 (((__local const uint *) cells)[
-                    (row0 + tx1 + 1) * BINS + in.b[i]]), xa, ya, ya1);
-      }
+      for (int i = 0; i < 16; i++)
+        out.b[i] = clahe_pixel_quad_local (x0 + i, in.b[i],
+            (__local const uint *) cells, row0, ya, ya1, inv_tw);
       *(__global uchar16 *) (d + x0) = out.v;
     } else {
       for (int i = x0; i < min (x0 + 16, width); i++)
@@ -2591,8 +2595,8 @@ histeq_apply_clahe_lq_c1 (CLAHE_ARGS)
  * band reads copied into local memory by volatile 16-byte reads (one trip
  * to L2 an item at 1080p; 4-byte reads took four in a row: H200 bench.py
  * 1080p 0.0204-0.0205 -> 0.0199 ms, docs/results/gpu-session33; the quad
- * table is
- * stored by bytes from four tiles, which nothing orders before the count).
+ * table is stored by bytes from four tiles, which nothing orders before
+ * the count).
  * A group that gives up waiting (await_flag ()) leaves its band to the
  * publisher, as histeq_equalize_c1's slices. Every group has started
  * before any waits on the frame (the LUTs need every group's histogram),

@@ -522,11 +522,12 @@ enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
    * 16 pixels of GST_CL_HISTEQ_CLAHE_LQ_ROWS rows (kernels/histeq.cl),
    * where the groups fill the device (fewer left it idle) */
   const gint lq_rows = 16 * GST_CL_HISTEQ_CLAHE_LQ_ROWS;
-  const gint lq_groups = ((sp->width + 255) / 256) *
-      ((sp->height + lq_rows - 1) / lq_rows);
+  const size_t lq_groups[2] = { (sp->width + 255) / 256,
+    (sp->height + lq_rows - 1) / lq_rows
+  };
   const gboolean lq = g->clahe && ci == 0 && prog->apply_clahe_lq &&
-      (prog->clahe_lq == 1 || lq_groups >=
-      GST_CL_HISTEQ_CLAHE_LQ_GROUPS_PER_CU * (gint) prog->compute_units);
+      (prog->clahe_lq == 1 || lq_groups[0] * lq_groups[1] >=
+      GST_CL_HISTEQ_CLAHE_LQ_GROUPS_PER_CU * (gsize) prog->compute_units);
   cl_kernel k = lq ? prog->apply_clahe_lq : g->clahe ? prog->apply_clahe[ci] :
       prog->apply_global[ci];
   const gint apply_w = ci ? 16 : g->clahe ? prog->clahe_w : prog->apply_w;
@@ -535,8 +536,8 @@ enqueue_apply (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   cl_int status = CL_SUCCESS;
 
   if (lq) {
-    global[0] = GST_ROUND_UP_16 (global[0]);
-    global[1] = 16 * ((sp->height + lq_rows - 1) / lq_rows);
+    global[0] = 16 * lq_groups[0];
+    global[1] = 16 * lq_groups[1];
   }
   cl_uint a = 0;
 
