@@ -4,6 +4,9 @@
     /usr/bin/python3 bench/bench.py [--quick] [--sizes 480p,1080p,4K]
         [--formats GRAY8,NV12] [--devices cpu,gpu,P.D] [--items clblur,...]
         [--kinds ours,gst,ff,ffcl,cv] [--out DIR]
+    /usr/bin/python3 bench/bench.py --merge DIR1 DIR2 ... --out DIR
+        (no measuring: results of runs that each measured a part, one
+        result, its tables and goals)
 
 For each item (clblur, clsobel, clhisteq, clhisteq CLAHE, cloptflow when
 it is built, and the chains clblur ! clsobel and clblur ! clsobel !
@@ -525,7 +528,16 @@ def main():
                          "5 s after it, so a time-limited job still writes its results")
     ap.add_argument("--tag", default="", help="label stored with every row (e.g. cores=4)")
     ap.add_argument("--out", default="bench-results", help="folder for bench.json / bench.csv")
+    ap.add_argument("--merge", nargs="+", metavar="DIR",
+                    help="measure nothing: merge earlier results (rows a run skipped or failed "
+                         "taken from a later DIR that measured them) into --out, then print the "
+                         "tables and goals of the whole")
     a = ap.parse_args()
+    if a.merge:
+        meta, rows = merge_results([load_results(d) for d in a.merge], a.merge)
+        write_results(a.out, meta, rows)
+        print_tables(rows, meta)
+        return
     if a.quick:
         a.reps, a.seconds, a.frames, a.warmup = 1, 0.1, min(a.frames, 200), 5
         if "--sizes" not in " ".join(sys.argv):
@@ -539,21 +551,57 @@ def main():
         rows = run(ctx, a, kinds)
     finally:
         ctx.cleanup()
-    os.makedirs(a.out, exist_ok=True)
     meta = {"machine": machine(ctx), "versions": versions(ctx), "args": vars(a), "notes": ctx.notes,
             "seconds": round(time.time() - t_start)}
-    with open(os.path.join(a.out, "bench.json"), "w") as fh:
+    write_results(a.out, meta, rows)
+    print_tables(rows, meta)
+    print(f"\nwrote {a.out}/bench.json and bench.csv; plots: /usr/bin/python3 bench/plot.py {a.out}")
+
+
+def write_results(out, meta, rows):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "bench.json"), "w") as fh:
         json.dump({"meta": meta, "rows": rows}, fh, indent=1)
     cols = ["tag", "item", "size", "width", "height", "format", "kind", "impl", "device", "ms",
             "fps", "spread", "kernel_ms", "transfer_ms", "host_waits", "floor_ms", "wait_floor_ms",
             "hist_floor_ms", "raw_ms", "error",
             "note"]
-    with open(os.path.join(a.out, "bench.csv"), "w", newline="") as fh:
+    with open(os.path.join(out, "bench.csv"), "w", newline="") as fh:
         wr = csv.DictWriter(fh, cols, extrasaction="ignore")
         wr.writeheader()
         wr.writerows(rows)
-    print_tables(rows, meta)
-    print(f"\nwrote {a.out}/bench.json and bench.csv; plots: /usr/bin/python3 bench/plot.py {a.out}")
+
+
+def load_results(path):
+    with open(os.path.join(path, "bench.json") if os.path.isdir(path) else path) as fh:
+        return json.load(fh)
+
+
+def merge_results(results, names):
+    """One result from runs on one machine that each measured a part (a run
+    cut by --budget, then one for what it skipped): the first run's rows, in
+    its order, each that has an error replaced by a later run's measurement
+    of the same thing; rows only later runs have are appended."""
+    key = lambda r: tuple(r.get(k) for k in ("tag", "item", "size", "format", "kind", "impl",
+                                            "device"))
+    rows, at = [], {}
+    for res in results:
+        for r in res["rows"]:
+            k = key(r)
+            if k not in at:
+                at[k] = len(rows)
+                rows.append(r)
+            elif "error" in rows[at[k]] and "error" not in r:
+                rows[at[k]] = r
+    first = results[0]["meta"]
+    machines = dict.fromkeys(res["meta"]["machine"] for res in results)
+    meta = {"machine": first["machine"], "versions": first["versions"],
+            "args": {"merge": list(names)},
+            "notes": [f"merged from {', '.join(names)}"] +
+                     ([f"other machine line: {m}" for m in list(machines)[1:]]) +
+                     [n for res in results for n in res["meta"]["notes"]],
+            "seconds": sum(res["meta"]["seconds"] for res in results)}
+    return meta, rows
 
 
 def run(ctx, a, kinds):
@@ -608,7 +656,8 @@ def run(ctx, a, kinds):
                                                 f"{fl['compute_units']} CUs"))
                         rows.append(Result(base, item="floor", size=name, width=w, height=h, format=f,
                                            kind="floor", impl="pinned upload+download", device=label,
-                                           ms=fl["upload_ms"] + fl["download_ms"]))
+                                           ms=fl["upload_ms"] + fl["download_ms"],
+                                           upload_ms=fl["upload_ms"], download_ms=fl["download_ms"]))
                         # what a filter whose every output needs the whole
                         # frame cannot go below (bench/floor.cl)
                         if "read_kernel_ms" in fl:
@@ -652,6 +701,8 @@ def run(ctx, a, kinds):
                         return
                     ms -= baseline["ms"]
                 row.update(ms=ms, spread=r.get("spread"), fps=1000 / ms if ms > 0 else None)
+                if "out_bytes" in r:        # what reached the sink
+                    row.update(out_bytes=r["out_bytes"], out_format=r.get("out_format"))
                 if r.get("prof") and r["prof"]["ops"]:     # it used OpenCL
                     k, t, hw = prof_summary(r["prof"], r["prof"].get("frames", r["frames"]))
                     row.update(kernel_ms=k, transfer_ms=t, host_waits=hw)
@@ -845,9 +896,8 @@ def print_headline(rows):
         cm = fmt_ms(cl[0]["ms"]) if cl else "-"
         cx = ratio(cl[0]["ms"], r["ms"], 1) if cl else "-"
         waits = f"{r['host_waits']:.2f}" if r.get("host_waits") is not None else "-"
-        updown = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download"
-                  and (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
-        xfer = f"{updown[0]['ms'] / r['ms'] * 100:.0f}" if updown else "-"
+        bound = transfer_bound(r, rows)
+        xfer = f"{bound[0] / r['ms'] * 100:.0f}" if bound else "-"
         print(f"  {r['item'][:18]:18} {r['size']:6} {r['format']:6} {r['device'][:10]:10} "
               f"{fmt_ms(r['ms']):>8} {1000 / r['ms']:6.0f} {bl:>34} {bx:>6} {cm:>22} {cx:>6} {kf:>7} "
               f"{xfer:>5} {waits:>5}")
@@ -855,8 +905,9 @@ def print_headline(rows):
           "work on this format, conversions included; FFmpeg OpenCL: with hwupload/hwdownload "
           "(our rows include the same transfers on a GPU); k/floor: our kernel time / one "
           "read+write kernel over the frame (a chain runs several passes); xfer%: pinned "
-          "upload+download of the frame / our time per frame (100: limited by the transfers; "
-          "meaningful on a discrete GPU); waits: host waits per frame (our stats counters)")
+          "upload of the frame in + download of the frame out / our time per frame (100: "
+          "limited by the transfers; meaningful on a discrete GPU); waits: host waits per "
+          "frame (our stats counters)")
 
 
 # The peer that refines its field at the same scale as each cloptflow row:
@@ -864,6 +915,26 @@ def print_headline(rows):
 # quarter (tests/test_opencv_optflow.py puts their accuracy side by side).
 FLOW_SAME_SCALE = {"cloptflow": "cv2 Farneback", "cloptflow-half": "cv2 DIS medium",
                    "cloptflow-quarter": "cv2 DIS fast"}
+
+
+def transfer_bound(r, rows):
+    """(ms, note): the least time the pinned transfers of row @r's frame take,
+    its input uploaded and its output downloaded. A chain may hand the sink
+    another format than it was fed (NV12 in, GRAY8 out of clsobel): the
+    download floor of the input's size is then scaled by the output's bytes
+    (transfers of a few MB take time in proportion). None without a floor."""
+    fl = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download" and
+          (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
+    if not fl:
+        return None
+    up = fl[0].get("upload_ms", fl[0]["ms"] / 2)
+    down = fl[0].get("download_ms", fl[0]["ms"] / 2)
+    in_bytes = frame_bytes(r["format"], r["width"], r["height"])
+    out = r.get("out_bytes")
+    if not out or abs(out - in_bytes) < 64:
+        return up + down, ""
+    return (up + down * out / in_bytes,
+            f" ({r['format']} in, {r.get('out_format') or out} out: download scaled by the bytes)")
 
 
 def print_goals(rows):
@@ -900,16 +971,21 @@ def print_goals(rows):
                             f"{r['kernel_ms'] / r['hist_floor_ms']:.2f}x)")
                 out.append(("GPU: kernel <= 1.5x the floor", where, f"{k:.2f}x{dep}", k <= 1.5))
             if r["item"].count("+") == 2:
-                fl = [p for p in rows if p["kind"] == "floor" and p["impl"] == "pinned upload+download" and
-                      (p["size"], p["format"], p["device"]) == (r["size"], r["format"], r["device"])]
-                if fl:
-                    x = fl[0]["ms"] / r["ms"]
+                bound = transfer_bound(r, rows)
+                if bound:
+                    x = bound[0] / r["ms"]
                     # above 100%: faster than its own transfers, so the
                     # identity baseline subtracted was off (noise), not met
                     above = x > 1.05
+                    # the device's own share: its transfers and kernels
+                    # (profiling events), without the host's time between
+                    # frames (the source, the sink)
+                    dev_ms = (r.get("transfer_ms") or 0) + (r.get("kernel_ms") or 0)
+                    dev = (f" (device busy {dev_ms:.4f} ms a frame: {bound[0] / dev_ms * 100:.0f}%)"
+                           if r.get("transfer_ms") else "")
                     out.append(("GPU: 3-element chain >= 80% of the pinned up+down bound", where,
                                 f"{x * 100:.0f}%" + (" (above the bound: baseline noise, run again)"
-                                                      if above else ""),
+                                                      if above else "") + bound[1] + dev,
                                 None if above else x >= 0.8))
         if r["item"] in FLOW_SAME_SCALE and r["device"].endswith("CPU"):
             peer = [p for p in same if p["impl"] == FLOW_SAME_SCALE[r["item"]]]

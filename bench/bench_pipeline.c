@@ -216,6 +216,8 @@ typedef struct
   GstStructure *stats0;         /* "device name" -> counters, at t0 */
   GstStructure *stats1;
   gchar *prof;                  /* clprof JSON over the measured frames */
+  gsize out_bytes;              /* the last frame the sink took, and its */
+  gchar *out_format;            /* format: a chain may end in another */
 } Run;
 
 static void (*prof_reset) (void);
@@ -270,8 +272,17 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Run * r)
     }
   }
   r->seen++;
-  if (r->seen == 1)
+  r->out_bytes = gst_buffer_get_size (buf);
+  if (r->seen == 1) {
     r->t_start = g_get_monotonic_time ();
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    const gchar *format = caps ?
+        gst_structure_get_string (gst_caps_get_structure (caps, 0), "format") :
+        NULL;
+    r->out_format = g_strdup (format ? format : "?");
+    if (caps)
+      gst_caps_unref (caps);
+  }
   if (r->seen == r->warmup) {
     /* every frame before this one is done (one streaming thread: nothing
      * of the next frame has been enqueued yet) */
@@ -350,8 +361,9 @@ run_one (const gchar * caps, const gchar * middle, gint frames, gint warmup,
   } else {
     gint n = r.frames - r.warmup;
     g_string_append_printf (out, ",\"frames\":%d,\"ms\":%.6f,"
-        "\"startup_ms\":%.3f", n, (r.t1 - r.t0) / 1e3 / n,
-        (r.t0 - r.t_start) / 1e3);
+        "\"startup_ms\":%.3f,\"out_bytes\":%" G_GSIZE_FORMAT ",\"out_format\":",
+        n, (r.t1 - r.t0) / 1e3 / n, (r.t0 - r.t_start) / 1e3, r.out_bytes);
+    json_string (out, r.out_format);
     /* counters: change over the measured frames, per frame */
     g_string_append (out, ",\"stats\":{");
     for (gint i = 0; i < gst_structure_n_fields (r.stats1); i++) {
@@ -382,6 +394,7 @@ done:
   if (r.stats1)
     gst_structure_free (r.stats1);
   free (r.prof);
+  g_free (r.out_format);
   g_string_free (out, TRUE);
   g_clear_error (&err);
   g_free (desc);

@@ -12,6 +12,12 @@
  *       at exit), or from inside the process: dlsym (RTLD_DEFAULT,
  *       "clprof_reset") / "clprof_json" (what bench_pipeline does, to leave
  *       warm-up frames out).
+ * CLPROF_TIMELINE=FILE also writes one line per completed command: its
+ * name, its QUEUED, SUBMIT, START and END times (ns, the device's clock)
+ * and the host's CLOCK_MONOTONIC when the enqueue call returned; and one
+ * per host wait ("wait", the host's clock on entry and on return). For
+ * bench/timeline_gaps.py, which splits the device's idle time into what
+ * the host was doing and what the device took to start a command.
  * The plugin re-opens libOpenCL RTLD_GLOBAL so RTLD_NEXT finds it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_NAMES 64
 #define HARVEST_AT 2048
@@ -34,6 +41,7 @@ typedef struct
 {
   cl_event ev;
   int slot;                     /* index in totals[] */
+  unsigned long long host_ns;   /* CLOCK_MONOTONIC after the enqueue call */
 } Rec;
 
 typedef struct
@@ -48,6 +56,27 @@ static size_t n_recs, cap_recs;
 static Total totals[MAX_NAMES];
 static int n_totals;
 static unsigned long long host_waits, commands_unprofiled;
+static FILE *timeline;          /* CLPROF_TIMELINE, opened by init () */
+
+static unsigned long long
+host_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* a host wait on the timeline (from @t0 to now) */
+static void
+timeline_wait (unsigned long long t0)
+{
+  if (!timeline)
+    return;
+  unsigned long long t1 = host_now ();
+  pthread_mutex_lock (&lock);
+  fprintf (timeline, "wait\t%llu\t%llu\n", t0, t1);
+  pthread_mutex_unlock (&lock);
+}
 
 static void *
 real (const char *name)
@@ -105,6 +134,16 @@ harvest (int wait)
             &t1, NULL) == CL_SUCCESS && t1 >= t0) {
       totals[r.slot].count++;
       totals[r.slot].ns += t1 - t0;
+      cl_ulong tq = 0, ts = 0;
+      if (timeline &&
+          clGetEventProfilingInfo (r.ev, CL_PROFILING_COMMAND_QUEUED,
+              sizeof tq, &tq, NULL) == CL_SUCCESS &&
+          clGetEventProfilingInfo (r.ev, CL_PROFILING_COMMAND_SUBMIT,
+              sizeof ts, &ts, NULL) == CL_SUCCESS)
+        fprintf (timeline, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\n",
+            totals[r.slot].name, (unsigned long long) tq,
+            (unsigned long long) ts, (unsigned long long) t0,
+            (unsigned long long) t1, r.host_ns);
     } else {
       commands_unprofiled++;
     }
@@ -126,6 +165,7 @@ track (const char *name, cl_event * ours, cl_event * theirs)
     clRetainEvent (*theirs);
   recs[n_recs].ev = theirs ? *theirs : *ours;
   recs[n_recs].slot = slot_for (name);
+  recs[n_recs].host_ns = timeline ? host_now () : 0;
   n_recs++;
   if (n_recs >= HARVEST_AT && n_recs % 256 == 0)
     harvest (0);
@@ -211,6 +251,9 @@ at_exit (void)
 __attribute__((constructor))
      static void init (void)
 {
+  const char *path = getenv ("CLPROF_TIMELINE");
+  if (path && !(timeline = fopen (path, "w")))
+    fprintf (stderr, "clprof: cannot write %s\n", path);
   atexit (at_exit);
 }
 
@@ -265,7 +308,10 @@ clFinish (cl_command_queue q)
 {
   REAL (cl_int, clFinish, cl_command_queue);
   __atomic_add_fetch (&host_waits, 1, __ATOMIC_RELAXED);
-  return r_clFinish (q);
+  unsigned long long t0 = timeline ? host_now () : 0;
+  cl_int e = r_clFinish (q);
+  timeline_wait (t0);
+  return e;
 }
 
 cl_int
@@ -273,7 +319,10 @@ clWaitForEvents (cl_uint n, const cl_event * ev)
 {
   REAL (cl_int, clWaitForEvents, cl_uint, const cl_event *);
   __atomic_add_fetch (&host_waits, 1, __ATOMIC_RELAXED);
-  return r_clWaitForEvents (n, ev);
+  unsigned long long t0 = timeline ? host_now () : 0;
+  cl_int e = r_clWaitForEvents (n, ev);
+  timeline_wait (t0);
+  return e;
 }
 
 #define BLOCKING(b) \

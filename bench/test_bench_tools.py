@@ -67,6 +67,32 @@ hw = [v for k, v in waits.items() if k.endswith("|host-waits")]
 check(len(hw) == 1 and 0 <= hw[0] <= 1.0, f"clblur: at most one host wait per frame ({waits})")
 check("error" in by.get("nosuchelement", {}), "a bad pipeline is reported, not fatal")
 
+# 2b. the shim's timeline: a line per command of every frame (warm-up
+# included), times in order; a line per host wait; timeline_gaps.py cuts it
+# into frames at the first kernel
+with tempfile.TemporaryDirectory() as d:
+    tl = os.path.join(d, "t.tsv")
+    res, rc = run_json([pipeline, "--format", "GRAY8", "--width", str(w), "--height", str(h),
+                        "--frames", str(frames), "--warmup", str(warmup),
+                        "clblur device=cpu sigma=1.1 kernel-size=5"], dict(env, CLPROF_TIMELINE=tl))
+    lines = [l.rstrip("\n").split("\t") for l in open(tl)] if os.path.exists(tl) else []
+    cmds = [l for l in lines if l[0] != "wait"]
+    first = cmds[0][0] if cmds else ""
+    check(rc == 0 and first.startswith("kernel:") and
+          sum(l[0] == first for l in cmds) == frames,
+          f"timeline: {first} once a frame, {frames} frames ({len(cmds)} commands)")
+    check(all(len(l) == 6 and int(l[1]) <= int(l[3]) <= int(l[4]) for l in cmds),
+          "timeline: name, QUEUED <= START <= END, the host's clock")
+    waits_tl = [l for l in lines if l[0] == "wait"]
+    check(waits_tl and all(len(l) == 3 and int(l[1]) <= int(l[2]) for l in waits_tl),
+          f"timeline: host waits, entry before return ({len(waits_tl)})")
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "timeline_gaps.py"), tl, "--skip", "5",
+                        "--frame-start", first], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and f"of {frames - 6} frames" in p.stdout and "device busy" in p.stdout,
+          f"timeline_gaps.py: {frames - 6} whole frames after 5 skipped ({p.stdout[-300:]}"
+          f"{p.stderr[-300:]})")
+
 # 3. without the shim: no prof, same shape
 res, rc = run_json([pipeline, "--format", "GRAY8", "--width", str(w), "--height", str(h),
                     "--frames", "20", "--warmup", "5", "identity"])
@@ -124,9 +150,9 @@ import contextlib                               # noqa: E402
 import io                                       # noqa: E402
 
 
-def goal_lines(chain_ms):
-    row = dict(kind="ours", item="blur+sobel+histeq", size="1080p", format="NV12", device="0.0 GPU",
-               impl="chain", ms=chain_ms)
+def goal_lines(chain_ms, **device_ms):
+    row = dict(kind="ours", item="blur+sobel+histeq", size="1080p", width=1920, height=1080,
+               format="NV12", device="0.0 GPU", impl="chain", ms=chain_ms, **device_ms)
     bound = dict(kind="floor", item="blur+sobel+histeq", size="1080p", format="NV12", device="0.0 GPU",
                  impl="pinned upload+download", ms=0.117)
     buf = io.StringIO()
@@ -138,6 +164,50 @@ def goal_lines(chain_ms):
 check(goal_lines(0.069)[0].lstrip().startswith("unsure"), "170% of the bound: unsure, not met")
 check(goal_lines(0.130)[0].lstrip().startswith("met"), "90% of the bound: met")
 check(goal_lines(0.300)[0].lstrip().startswith("NOT met"), "39% of the bound: not met")
+line = goal_lines(0.300, transfer_ms=0.120, kernel_ms=0.010)[0]
+check(line.lstrip().startswith("NOT met") and "(device busy 0.1300 ms a frame: 90%)" in line,
+      f"the device's own share beside it, which decides nothing ({line})")
+check("device busy" not in goal_lines(0.300)[0], "no transfer time measured: no device share")
+# NV12 in, GRAY8 out (clsobel's output): the download is of 2/3 of the bytes,
+# so the bound is 0.0585 + 0.039 ms, not 0.117
+line = goal_lines(0.110, out_bytes=1920 * 1080, out_format="GRAY8")[0]
+check(line.lstrip().startswith("met") and " 89% (NV12 in, GRAY8 out" in line,
+      f"a chain that hands on fewer bytes than it took: the smaller download ({line})")
+check(goal_lines(0.110, out_bytes=1920 * 1080 * 3 // 2)[0].lstrip().startswith("unsure"),
+      "the same bytes out as in: the whole frame's up+down (106%: above it, unsure)")
+
+# 9. --merge: a run cut by --budget, then one for what it skipped, make one
+# result; a row measured first is never replaced, one only skipped is
+def row(size, impl, **kw):
+    return dict(dict(tag="", item="clblur", size=size, format="GRAY8", kind="ours", impl=impl,
+                     device="0.0 GPU"), **kw)
+
+
+cut = {"meta": {"machine": "m", "versions": "v", "notes": ["a"], "seconds": 10},
+       "rows": [row("1080p", "clblur", ms=0.1), row("4K", "clblur", error="skipped (--budget)"),
+                row("1080p", "cv2", kind="cv", ms=0.2)]}
+rest = {"meta": {"machine": "m", "versions": "v", "notes": ["b"], "seconds": 5},
+        "rows": [row("1080p", "clblur", ms=9.0), row("4K", "clblur", ms=0.3),
+                 row("480p", "clblur", ms=0.05)]}
+meta, rows = bench_py.merge_results([cut, rest], ["r1", "r2"])
+check([(r["size"], r.get("ms")) for r in rows if r["kind"] == "ours"]
+      == [("1080p", 0.1), ("4K", 0.3), ("480p", 0.05)],
+      f"merge: first run's measurement kept, skipped row filled, new row appended ({rows})")
+check(len(rows) == 4 and meta["seconds"] == 15 and "a" in meta["notes"] and "b" in meta["notes"],
+      f"merge: every row once, times summed, notes kept ({meta})")
+with tempfile.TemporaryDirectory() as d:
+    for name, res in (("r1", cut), ("r2", rest)):
+        os.makedirs(os.path.join(d, name))
+        with open(os.path.join(d, name, "bench.json"), "w") as fh:
+            json.dump(res, fh)
+    p = subprocess.run([sys.executable, bench_py.__file__, "--merge", os.path.join(d, "r1"),
+                        os.path.join(d, "r2"), "--out", os.path.join(d, "m")],
+                       capture_output=True, text=True, timeout=60)
+    merged = bench_py.load_results(os.path.join(d, "m"))
+    check(p.returncode == 0 and len(merged["rows"]) == 4 and
+          os.path.exists(os.path.join(d, "m", "bench.csv")) and "## Headline" in p.stdout,
+          f"bench.py --merge writes bench.json and bench.csv and prints the tables (rc "
+          f"{p.returncode}: {p.stderr[-300:]})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
