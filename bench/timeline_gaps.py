@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Where a device's idle time goes between the commands of a pipeline: reads
 the timeline that build/bench/libclprof.so writes (CLPROF_TIMELINE=FILE:
-name, QUEUED, SUBMIT, START, END per command, ns) and prints, per kind of
+name, QUEUED, SUBMIT, START, END per command, ns, and the host's clock;
+the host waits) and prints, per kind of
 command, its device time and the idle gap before it, split into
 
   host late   the command was queued after the previous one had ended:
@@ -25,46 +26,46 @@ the frames after --skip of them. A report, never a test.
     /usr/bin/python3 bench/timeline_gaps.py /tmp/t.tsv
 """
 import argparse
+import bisect
 import statistics
 import sys
 
 
 def load(path):
-    """commands (name, queued, submit, start, end, host_ns or None) and host
-    waits (entry, return), host clock"""
+    """commands (name, queued, submit, start, end, host_ns) and host waits
+    (entry, return), host clock"""
     cmds, waits = [], []
     with open(path) as fh:
         for line in fh:
             parts = line.rstrip("\n").split("\t")
             if parts[0] == "wait" and len(parts) == 3:
                 waits.append((int(parts[1]), int(parts[2])))
-            elif len(parts) in (5, 6):
-                nums = [int(x) for x in parts[1:]]
-                cmds.append((parts[0], *nums[:4], nums[4] if len(nums) == 5 else None))
+            elif len(parts) == 6:
+                cmds.append((parts[0], *(int(x) for x in parts[1:])))
     return cmds, waits
 
 
 def host_offset(cmds):
     """host clock - device clock, from each enqueue call's return"""
-    d = [c[5] - c[1] for c in cmds if c[5] is not None]
-    return statistics.median(d) if d else None
+    return statistics.median(c[5] - c[1] for c in cmds) if cmds else None
 
 
 def frames_of(cmds, start_name):
     """the commands in device order, cut into frames at each @start_name"""
     cmds = sorted(cmds, key=lambda c: c[3])
-    frames, cur, prev_end = [], None, None
+    frames, cur = [], None
+    prev_end = cmds[0][3] if cmds else 0       # the first command: no gap
     for name, queued, _submit, start, end, _host in cmds:
-        gap = start - prev_end if prev_end is not None else 0
-        late = min(max(queued - prev_end, 0), gap) if prev_end is not None else 0
+        gap = max(start - prev_end, 0)
+        late = max(min(queued - prev_end, gap), 0)
         if name == start_name:
             if cur:
                 frames.append(cur)
             cur = []
         if cur is not None:
-            cur.append(dict(name=name, ms=(end - start) / 1e6, gap=max(gap, 0) / 1e6,
-                            late=max(late, 0) / 1e6, start=start, end=end, queued=queued))
-        prev_end = end if prev_end is None else max(prev_end, end)
+            cur.append(dict(name=name, ms=(end - start) / 1e6, gap=gap / 1e6, late=late / 1e6,
+                            start=start, end=end, queued=queued))
+        prev_end = max(prev_end, end)
     return frames
 
 
@@ -76,7 +77,8 @@ def between_frames(frames, waits, offset):
     out = []
     for a, b in zip(frames, frames[1:]):
         end = max(c["end"] for c in a)
-        ret = next((r for r in rets if r >= end), None)
+        i = bisect.bisect_left(rets, end)
+        ret = rets[i] if i < len(rets) else None
         if ret is not None and ret <= b[0]["queued"]:
             out.append(((ret - end) / 1e6, (b[0]["queued"] - ret) / 1e6))
     return out
