@@ -2,8 +2,8 @@
 """Where a device's idle time goes between the commands of a pipeline: reads
 the timeline that build/bench/libclprof.so writes (CLPROF_TIMELINE=FILE:
 name, QUEUED, SUBMIT, START, END per command, ns, and the host's clock;
-the host waits) and prints, per kind of
-command, its device time and the idle gap before it, split into
+the host waits) and prints, per kind of command, its device time and the
+idle gap before it, split into
 
   host late   the command was queued after the previous one had ended:
               the device waited for the host (GStreamer, the element's
