@@ -22,6 +22,7 @@
 #include "gstclref.h"
 #include "clfilters/gstclflowmeta.h"
 #include "fakehwenc.h"
+#include "clcheck.h"
 
 #define W 96                    /* a multiple of 4: GRAY8 stride == width */
 #define H 64
@@ -535,9 +536,15 @@ GST_START_TEST (test_no_copies_after_switch)
   wraps = stat_int (st, "wrapped-inputs");
   g_print ("after the switch (165 frames on the fallback): %" G_GINT64_FORMAT
       " frame copies, %" G_GINT64_FORMAT " wrapped inputs\n", copies, wraps);
-  fail_unless_equals_int64 (copies, 0);
-  /* Frames of the old pool in flight at the switch; the rest came from the
-   * fallback's pool. */
+  /* Frames of the old pool in flight at the switch (copied where frames
+   * are staged, which wraps nothing); the rest came from the fallback's
+   * pool. */
+  if (clcheck_staged ()) {
+    fail_unless_equals_int64 (wraps, 0);
+    wraps = copies;
+  } else {
+    fail_unless_equals_int64 (copies, 0);
+  }
   fail_unless (wraps <= 2, "%" G_GINT64_FORMAT " inputs wrapped: the "
       "producer did not take the new device's pool", wraps);
   /* The fake script is sampled when a window closes (it counts frames). */

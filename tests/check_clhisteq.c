@@ -311,7 +311,8 @@ own_host_waits (const gchar * chain, const gchar * name, gint n)
   }
   waits = clcheck_stat (e, "host-waits");
   copies = clcheck_stat (e, "frame-copies");
-  fail_unless_equals_int (copies, 0);
+  /* Staged frames wrap nothing: each aligned input is copied once. */
+  fail_unless_equals_int (copies, clcheck_staged ()? n : 0);
   gst_object_unref (e);
   gst_harness_teardown (h);
   return waits;
@@ -331,10 +332,17 @@ GST_START_TEST (test_counters_no_extra_host_waits)
   GST_INFO ("host waits in 30 frames: clblur %" G_GINT64_FORMAT
       ", clblur ! clhisteq %" G_GINT64_FORMAT " (clahe), %" G_GINT64_FORMAT
       " (global, smoothing)", w_blur, w_both, w_smooth);
-  fail_unless (w_both <= w_blur, "clblur ! clhisteq: %" G_GINT64_FORMAT
-      " host waits, clblur alone %" G_GINT64_FORMAT, w_both, w_blur);
-  fail_unless (w_smooth <= w_blur, "clblur ! clhisteq: %" G_GINT64_FORMAT
-      " host waits, clblur alone %" G_GINT64_FORMAT, w_smooth, w_blur);
+  /* Staged, each input is copied into a pool frame, and the copy waits
+   * when that frame is still in use (the pool's bound on how far the host
+   * runs ahead): at most one wait a frame more, never a read-back. */
+  gint64 slack = clcheck_staged ()? 30 : 0;
+
+  fail_unless (w_both <= w_blur + slack, "clblur ! clhisteq: %"
+      G_GINT64_FORMAT " host waits, clblur alone %" G_GINT64_FORMAT, w_both,
+      w_blur);
+  fail_unless (w_smooth <= w_blur + slack, "clblur ! clhisteq: %"
+      G_GINT64_FORMAT " host waits, clblur alone %" G_GINT64_FORMAT,
+      w_smooth, w_blur);
 }
 GST_END_TEST;
 

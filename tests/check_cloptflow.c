@@ -524,7 +524,9 @@ own_host_waits (const gchar * chain, gint n)
     gst_buffer_unref (gst_harness_pull (h));
   }
   waits = clcheck_stat (e, "host-waits");
-  fail_unless_equals_int (clcheck_stat (e, "frame-copies"), 0);
+  /* Staged frames wrap nothing: each aligned input is copied once. */
+  fail_unless_equals_int (clcheck_stat (e, "frame-copies"),
+      clcheck_staged ()? n : 0);
   gst_object_unref (e);
   gst_harness_teardown (h);
   return waits;
@@ -560,10 +562,16 @@ GST_START_TEST (test_counters_host_waits)
   GST_INFO ("host waits in %d frames: clblur %" G_GINT64_FORMAT ", with "
       "cloptflow %" G_GINT64_FORMAT ", with messages %" G_GINT64_FORMAT, n,
       w_blur, w_flow, w_msgs);
-  fail_unless (w_flow <= w_blur, "clblur ! cloptflow: %" G_GINT64_FORMAT
-      " host waits, clblur alone %" G_GINT64_FORMAT, w_flow, w_blur);
-  fail_unless (w_msgs <= w_blur + n, "with messages: %" G_GINT64_FORMAT
-      " host waits", w_msgs);
+  /* Staged, each input is copied into a pool frame, and the copy waits
+   * when that frame is still in use (the pool's bound on how far the host
+   * runs ahead): at most one wait a frame more, never a read-back. */
+  gint64 slack = clcheck_staged ()? n : 0;
+
+  fail_unless (w_flow <= w_blur + slack, "clblur ! cloptflow: %"
+      G_GINT64_FORMAT " host waits, clblur alone %" G_GINT64_FORMAT, w_flow,
+      w_blur);
+  fail_unless (w_msgs <= w_blur + n + slack, "with messages: %"
+      G_GINT64_FORMAT " host waits", w_msgs);
 }
 GST_END_TEST;
 

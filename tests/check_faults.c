@@ -414,6 +414,32 @@ GST_START_TEST (test_faults_while_running)
 }
 GST_END_TEST;
 
+/* The transfers, made only where frames are staged: on a discrete GPU
+ * (tools/faults-gpu.sh) or with GST_CL_STAGING=1 (test faults-staged),
+ * where uploads go to a queue of their own behind a barrier on the main
+ * one. A failed upload or barrier is an element error. A failed download
+ * fails the consumer's map, and GStreamer then maps a copy of the memory
+ * (gst_memory_make_mapped: a device copy, then its own download): one
+ * failure is absorbed, the right frame read; with every later download
+ * failing too, the frames are refused. Never a wrong frame. */
+GST_START_TEST (test_faults_transfers)
+{
+  static const Fault faults[] = {
+    {"clEnqueueWriteBuffer:2", EXPECT_ERROR, "input frame", FALSE},
+    {"clEnqueueWriteBuffer:5+", EXPECT_ERROR, "input frame", FALSE},
+    {"clEnqueueBarrierWithWaitList:3", EXPECT_ERROR, "input frame", FALSE},
+    {"clEnqueueReadBuffer:2", EXPECT_CLEAN, NULL, FALSE},
+    {"clEnqueueReadBuffer:4+", EXPECT_REFUSED, NULL, FALSE},
+  };
+  if (g_strcmp0 (g_getenv ("GST_CL_STAGING"), "1") != 0) {
+    g_print ("transfers: frames not staged here (GST_CL_STAGING unset), "
+        "no transfer to fail\n");
+    return;
+  }
+  run_faults (faults, G_N_ELEMENTS (faults));
+}
+GST_END_TEST;
+
 /* Frames larger than the device's largest allocation (made small by the
  * shim) are refused when the caps arrive, with sizes in the message. */
 GST_START_TEST (test_frame_beyond_max_alloc)
@@ -926,6 +952,7 @@ faults_suite (void)
   tcase_add_test (tc, test_build_faults);
   tcase_add_test (tc, test_faults_while_running);
   tcase_add_test (tc, test_frame_beyond_max_alloc);
+  tcase_add_test (tc, test_faults_transfers);
   /* The "auto-faults" test runs these (two PoCL devices); "faults" does
    * not (GST_CHECKS and GST_CHECKS_IGNORE in tests/meson.build). */
   tcase_add_test (tc, test_auto_fault_while_running);

@@ -6,6 +6,16 @@
 #include <math.h>
 #include <gst/check/gstharness.h>
 
+/* Whether GST_CL_STAGING=1 gives the devices a discrete GPU's frames
+ * (device memory, one upload where a CPU wrote the frame, one download
+ * where a CPU reads it; no foreign frame wrapped in place), so the
+ * counters' expectations are a discrete GPU's. */
+static inline gboolean
+clcheck_staged (void)
+{
+  return g_strcmp0 (g_getenv ("GST_CL_STAGING"), "1") == 0;
+}
+
 /* One counter of the element's shared context ("host-waits", ...). */
 static inline gint64
 clcheck_stat (GstElement * e, const gchar * field)

@@ -17,6 +17,14 @@ gst_cl_context_finalize (GObject * object)
 {
   GstCLContext *self = GST_CL_CONTEXT (object);
 
+  if (self->upload_queue) {
+    clFinish (self->upload_queue);
+    clReleaseCommandQueue (self->upload_queue);
+  }
+  if (self->download_queue) {
+    clFinish (self->download_queue);
+    clReleaseCommandQueue (self->download_queue);
+  }
   if (self->queue) {
     clFinish (self->queue);
     clReleaseCommandQueue (self->queue);
@@ -52,6 +60,7 @@ GstCLContext *
 gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
 {
   cl_int status;
+  gint transfer_queues;
   cl_context_properties props[] = {
     CL_CONTEXT_PLATFORM, (cl_context_properties) device->platform, 0
   };
@@ -72,8 +81,23 @@ gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
       CL_QUEUE_PROFILING_ENABLE, &status);
   if (!gst_cl_set_error (status, "clCreateCommandQueue", error))
     goto failed;
+  transfer_queues = device->host_unified_memory ? 0 :
+      gst_cl_env_int (GST_CL_TRANSFER_QUEUES_ENV, 0, 2, 2);
+  if (transfer_queues >= 1) {
+    self->upload_queue = clCreateCommandQueue (self->context, device->device,
+        CL_QUEUE_PROFILING_ENABLE, &status);
+    if (!gst_cl_set_error (status, "clCreateCommandQueue(uploads)", error))
+      goto failed;
+  }
+  if (transfer_queues >= 2) {
+    self->download_queue = clCreateCommandQueue (self->context,
+        device->device, CL_QUEUE_PROFILING_ENABLE, &status);
+    if (!gst_cl_set_error (status, "clCreateCommandQueue(downloads)", error))
+      goto failed;
+  }
 
-  GST_INFO_OBJECT (self, "created context on %s", device->name);
+  GST_INFO_OBJECT (self, "created context on %s, %d transfer queues",
+      device->name, transfer_queues);
   return self;
 
 failed:
@@ -116,6 +140,14 @@ gboolean
 gst_cl_context_finish (GstCLContext * context)
 {
   gst_cl_context_count (context, GST_CL_COUNTER_HOST_WAITS, 1);
+  /* Every upload has a barrier on the main queue, but one whose barrier
+   * could not be queued would still be running. */
+  if (context->upload_queue && !gst_cl_result (clFinish
+          (context->upload_queue), "clFinish(uploads)"))
+    return FALSE;
+  if (context->download_queue && !gst_cl_result (clFinish
+          (context->download_queue), "clFinish(downloads)"))
+    return FALSE;
   return gst_cl_result (clFinish (context->queue), "clFinish");
 }
 

@@ -36,6 +36,15 @@ struct _GstCLContext
   cl_context context;
   /* The one in-order queue every element of this context enqueues on. */
   cl_command_queue queue;
+  /* Discrete GPUs only (NULL elsewhere, or as GST_CL_TRANSFER_QUEUES
+   * says): the frames' uploads and downloads, each on an in-order queue of
+   * its own, so that the next frame crosses the bus one way and the last
+   * one the other way while this one's kernels run (a GPU has a copy
+   * engine each way). Every upload is followed on @queue by a barrier on
+   * its event, so what elements enqueue on @queue stays in order with it;
+   * a download waits for the memory's last command and the host for it. */
+  cl_command_queue upload_queue;
+  cl_command_queue download_queue;
 
   /*< private >*/
   gint64 counters[GST_CL_N_COUNTERS];
@@ -55,6 +64,10 @@ GstStructure *gst_cl_context_get_stats (GstCLContext * context);
 
 /* Waits on the host for @event (counted as a host wait). */
 gboolean gst_cl_context_wait (GstCLContext * context, cl_event event);
+/* 0: every transfer on the main queue; 1: uploads on their own; 2 (the
+ * default): uploads and downloads each on their own. */
+#define GST_CL_TRANSFER_QUEUES_ENV "GST_CL_TRANSFER_QUEUES"
+
 /* Waits for everything queued so far (counted as a host wait). */
 gboolean gst_cl_context_finish (GstCLContext * context);
 

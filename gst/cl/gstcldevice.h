@@ -67,6 +67,10 @@ gboolean gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev);
 gboolean gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev,
     gint wg_x);
 #define GST_CL_WARP_XCHG_ENV "GST_CL_WARP_XCHG"
+/* Test hook: GST_CL_STAGING=1 gives every device the frames of a discrete
+ * GPU (device memory, a pinned staging copy, explicit uploads and
+ * downloads), so machines without one test that path. */
+#define GST_CL_STAGING_ENV "GST_CL_STAGING"
 /* "P.D name (TYPE)" for every device, one per line. Free with g_free(). */
 gchar *gst_cl_device_describe_all (void);
 

@@ -18,7 +18,9 @@
  * CL_MEM_ALLOC_HOST_PTR staging buffer, mapped once for the memory's life.
  * A flag says which copy is newer; GST_MAP_CL uploads (non-blocking) when
  * the host copy is newer, a CPU map downloads and waits when the device
- * copy is. */
+ * copy is. Uploads and downloads go on the context's transfer queues when
+ * it has them, so the frames cross the bus while the kernels run.
+ * GST_CL_STAGING=1 gives every device these frames (a test hook). */
 #include "gstclmemory.h"
 #include "gstclutils.h"
 
@@ -61,7 +63,8 @@ is_unified (GstCLMemory * mem)
 static gboolean
 is_direct (GstCLMemory * mem)
 {
-  return (mem->context->device->type & CL_DEVICE_TYPE_CPU) != 0;
+  return (mem->context->device->type & CL_DEVICE_TYPE_CPU) != 0 &&
+      is_unified (mem);
 }
 
 /* Waits until the last command that used @mem has completed. FALSE when
@@ -178,6 +181,69 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
   g_free (mem);
 }
 
+/* Queues the host copy's upload without waiting; @event: its end. */
+static gboolean
+upload (GstCLMemory * mem, cl_event * event)
+{
+  GstCLContext *ctx = mem->context;
+  cl_uint n_wait = mem->last_event ? 1 : 0;
+  cl_event barrier = NULL;
+  cl_int status;
+
+  if (!ctx->upload_queue) {
+    status = clEnqueueWriteBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
+        mem->alloc_size, mem->host_ptr, 0, NULL, event);
+    return gst_cl_result (status, "clEnqueueWriteBuffer(upload)");
+  }
+
+  /* A command on another queue may only wait on events of commands that
+   * have been submitted: flush what the last one is behind. */
+  if (n_wait && !gst_cl_result (clFlush (ctx->queue), "clFlush"))
+    return FALSE;
+  status = clEnqueueWriteBuffer (ctx->upload_queue, mem->buffer, CL_FALSE,
+      0, mem->alloc_size, mem->host_ptr, n_wait,
+      n_wait ? &mem->last_event : NULL, event);
+  if (!gst_cl_result (status, "clEnqueueWriteBuffer(upload)"))
+    return FALSE;
+  /* Kernels queued after this on the main queue read the frame: they wait
+   * for the upload behind the barrier, and only they do. */
+  status = clFlush (ctx->upload_queue);
+  if (status == CL_SUCCESS)
+    status = clEnqueueBarrierWithWaitList (ctx->queue, 1, event, &barrier);
+  if (!gst_cl_result (status, "clEnqueueBarrierWithWaitList(upload)")) {
+    /* Nothing on the main queue may run ahead of the upload. */
+    clWaitForEvents (1, event);
+    clReleaseEvent (*event);
+    *event = NULL;
+    return FALSE;
+  }
+  clReleaseEvent (barrier);
+  return TRUE;
+}
+
+/* Queues the device copy's download without waiting; @event: its end. */
+static gboolean
+download (GstCLMemory * mem, cl_event * event)
+{
+  GstCLContext *ctx = mem->context;
+  cl_uint n_wait = mem->last_event ? 1 : 0;
+  cl_int status;
+
+  if (!ctx->download_queue) {
+    status = clEnqueueReadBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
+        mem->alloc_size, mem->host_ptr, 0, NULL, event);
+    return gst_cl_result (status, "clEnqueueReadBuffer(download)");
+  }
+  /* The last command that used the memory wrote it (the state says so);
+   * on another queue it must have been submitted to be waited for. */
+  if (n_wait && !gst_cl_result (clFlush (ctx->queue), "clFlush"))
+    return FALSE;
+  status = clEnqueueReadBuffer (ctx->download_queue, mem->buffer, CL_FALSE,
+      0, mem->alloc_size, mem->host_ptr, n_wait,
+      n_wait ? &mem->last_event : NULL, event);
+  return gst_cl_result (status, "clEnqueueReadBuffer(download)");
+}
+
 static gpointer
 map_for_cl (GstCLMemory * mem, GstMapFlags flags)
 {
@@ -186,9 +252,7 @@ map_for_cl (GstCLMemory * mem, GstMapFlags flags)
   if (!is_unified (mem) && mem->state == STATE_HOST_NEWER &&
       (flags & GST_MAP_READ)) {
     cl_event ev = NULL;
-    cl_int status = clEnqueueWriteBuffer (ctx->queue, mem->buffer, CL_FALSE,
-        0, mem->alloc_size, mem->host_ptr, 0, NULL, &ev);
-    if (!gst_cl_result (status, "clEnqueueWriteBuffer(upload)"))
+    if (!upload (mem, &ev))
       return NULL;
     replace_event (mem, ev);
     clReleaseEvent (ev);
@@ -236,9 +300,7 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
       goto failed;
     }
   } else if (mem->state == STATE_DEVICE_NEWER) {
-    status = clEnqueueReadBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
-        mem->alloc_size, mem->host_ptr, 0, NULL, &ev);
-    if (!gst_cl_result (status, "clEnqueueReadBuffer(download)"))
+    if (!download (mem, &ev))
       goto failed;
     gst_cl_context_count (ctx, GST_CL_COUNTER_DOWNLOADS, 1);
     if (!gst_cl_context_wait (ctx, ev)) {
