@@ -1,6 +1,10 @@
 #!/bin/sh
 # Fault injection on a GPU, for the calls only made on devices that do not
-# share host memory (staging map, uploads, downloads). Needs a build with
+# share host memory (staging map, uploads and their barrier, downloads).
+# The pipeline's consumer maps no frame, so downloads are not reached here:
+# tests/check_faults.c (test_faults_transfers, run with GST_CL_STAGING=1 by
+# the test faults-staged) fails them under a consumer that checks every
+# frame. Needs a build with
 # the shim (build/tests/libclshim.so) and a GPU OpenCL driver. Each fault
 # must end gst-launch with an element error naming it (exit status 1), and
 # clshim must report no OpenCL object alive at exit.
@@ -28,7 +32,8 @@ read_report () {
   esac
 }
 for spec in clEnqueueMapBuffer:1:CL_MAP_FAILURE clEnqueueMapBuffer:3 \
-    clEnqueueWriteBuffer:2 clEnqueueReadBuffer:2 clWaitForEvents:4 \
+    clEnqueueWriteBuffer:2 clEnqueueBarrierWithWaitList:3 clEnqueueReadBuffer:2 \
+    clWaitForEvents:4 \
     clEnqueueNDRangeKernel:5:CL_OUT_OF_RESOURCES clCreateBuffer:4; do
   out=$(CLSHIM_FAIL=$spec CLSHIM_REPORT=- \
     LD_PRELOAD=$PWD/build/tests/libclshim.so gst-launch-1.0 -q \

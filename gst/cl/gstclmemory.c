@@ -130,8 +130,6 @@ cl_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
       goto failed;
     if (!gst_cl_context_wait (ctx, map_event)) {
       clReleaseEvent (map_event);
-      clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0,
-          NULL, NULL);
       goto failed;
     }
     clReleaseEvent (map_event);
@@ -150,6 +148,11 @@ cl_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
 failed:
   if (mem->buffer)
     clReleaseMemObject (mem->buffer);
+  /* A staging buffer released while mapped keeps its mapping alive in the
+   * driver (PoCL: its host memory, never freed). */
+  if (mem->staging && mem->host_ptr)
+    clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0,
+        NULL, NULL);
   if (mem->staging)
     clReleaseMemObject (mem->staging);
   g_aligned_free (mem->host_alloc);
@@ -226,21 +229,22 @@ static gboolean
 download (GstCLMemory * mem, cl_event * event)
 {
   GstCLContext *ctx = mem->context;
-  cl_uint n_wait = mem->last_event ? 1 : 0;
   cl_int status;
 
-  if (!ctx->download_queue) {
+  /* Without the event of the command that wrote the memory, only the main
+   * queue's order puts the download after it. */
+  if (!ctx->download_queue || !mem->last_event) {
     status = clEnqueueReadBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
         mem->alloc_size, mem->host_ptr, 0, NULL, event);
     return gst_cl_result (status, "clEnqueueReadBuffer(download)");
   }
-  /* The last command that used the memory wrote it (the state says so);
-   * on another queue it must have been submitted to be waited for. */
-  if (n_wait && !gst_cl_result (clFlush (ctx->queue), "clFlush"))
+  /* The last command that used the memory wrote it or came after the one
+   * that did; on another queue it must have been submitted to be waited
+   * for. */
+  if (!gst_cl_result (clFlush (ctx->queue), "clFlush"))
     return FALSE;
   status = clEnqueueReadBuffer (ctx->download_queue, mem->buffer, CL_FALSE,
-      0, mem->alloc_size, mem->host_ptr, n_wait,
-      n_wait ? &mem->last_event : NULL, event);
+      0, mem->alloc_size, mem->host_ptr, 1, &mem->last_event, event);
   return gst_cl_result (status, "clEnqueueReadBuffer(download)");
 }
 
