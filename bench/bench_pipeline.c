@@ -166,20 +166,19 @@ bench_src_fill (GstPushSrc * src, GstBuffer * buf)
     return GST_FLOW_EOS;
   if (!gst_video_frame_map (&vf, &self->info, buf, GST_MAP_WRITE))
     return GST_FLOW_ERROR;
-  for (guint p = 0; touch_only && p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
-    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-    gsize size = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p) *
-        GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p);
-    for (gsize at = 0; at < size; at += 4096)
-      d[at] = (guint8) self->n;
-  }
-  for (guint p = 0; !touch_only && p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
     gint rb = GST_VIDEO_FRAME_COMP_WIDTH (&vf, p) *
         GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, p);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p);
     guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&vf, p); y++, s += rb)
-      memcpy (d + (gsize) y * stride, s, rb);
+    if (touch_only) {
+      for (gsize at = 0; at < (gsize) stride * rows; at += 4096)
+        d[at] = (guint8) self->n;
+    } else {
+      for (gint y = 0; y < rows; y++, s += rb)
+        memcpy (d + (gsize) y * stride, s, rb);
+    }
   }
   gst_video_frame_unmap (&vf);
   GST_BUFFER_PTS (buf) = gst_util_uint64_scale (self->n, GST_SECOND, 30);

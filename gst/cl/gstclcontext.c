@@ -13,22 +13,22 @@ static const gchar *counter_names[GST_CL_N_COUNTERS] = {
 };
 
 static void
+release_queue (cl_command_queue queue)
+{
+  if (queue) {
+    clFinish (queue);
+    clReleaseCommandQueue (queue);
+  }
+}
+
+static void
 gst_cl_context_finalize (GObject * object)
 {
   GstCLContext *self = GST_CL_CONTEXT (object);
 
-  if (self->upload_queue) {
-    clFinish (self->upload_queue);
-    clReleaseCommandQueue (self->upload_queue);
-  }
-  if (self->download_queue) {
-    clFinish (self->download_queue);
-    clReleaseCommandQueue (self->download_queue);
-  }
-  if (self->queue) {
-    clFinish (self->queue);
-    clReleaseCommandQueue (self->queue);
-  }
+  release_queue (self->upload_queue);
+  release_queue (self->download_queue);
+  release_queue (self->queue);
   g_clear_pointer (&self->programs, g_hash_table_unref);
   if (self->context)
     clReleaseContext (self->context);
@@ -56,6 +56,17 @@ gst_cl_context_init (GstCLContext * self)
       release_program);
 }
 
+/* An in-order queue with profiling on, so times can be read from events. */
+static cl_command_queue
+create_queue (GstCLContext * self, const gchar * what, GError ** error)
+{
+  cl_int status;
+  cl_command_queue queue = clCreateCommandQueue (self->context,
+      self->device->device, CL_QUEUE_PROFILING_ENABLE, &status);
+
+  return gst_cl_set_error (status, what, error) ? queue : NULL;
+}
+
 GstCLContext *
 gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
 {
@@ -76,25 +87,17 @@ gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
   if (!gst_cl_set_error (status, "clCreateContext", error))
     goto failed;
 
-  /* Profiling is on so kernel times can be read from events. */
-  self->queue = clCreateCommandQueue (self->context, device->device,
-      CL_QUEUE_PROFILING_ENABLE, &status);
-  if (!gst_cl_set_error (status, "clCreateCommandQueue", error))
+  self->queue = create_queue (self, "clCreateCommandQueue", error);
+  if (!self->queue)
     goto failed;
   transfer_queues = device->host_unified_memory ? 0 :
       gst_cl_env_int (GST_CL_TRANSFER_QUEUES_ENV, 0, 2, 2);
-  if (transfer_queues >= 1) {
-    self->upload_queue = clCreateCommandQueue (self->context, device->device,
-        CL_QUEUE_PROFILING_ENABLE, &status);
-    if (!gst_cl_set_error (status, "clCreateCommandQueue(uploads)", error))
-      goto failed;
-  }
-  if (transfer_queues >= 2) {
-    self->download_queue = clCreateCommandQueue (self->context,
-        device->device, CL_QUEUE_PROFILING_ENABLE, &status);
-    if (!gst_cl_set_error (status, "clCreateCommandQueue(downloads)", error))
-      goto failed;
-  }
+  if (transfer_queues >= 1 && !(self->upload_queue = create_queue (self,
+              "clCreateCommandQueue(uploads)", error)))
+    goto failed;
+  if (transfer_queues >= 2 && !(self->download_queue = create_queue (self,
+              "clCreateCommandQueue(downloads)", error)))
+    goto failed;
 
   GST_INFO_OBJECT (self, "created context on %s, %d transfer queues",
       device->name, transfer_queues);
@@ -136,19 +139,21 @@ gst_cl_context_wait (GstCLContext * context, cl_event event)
   return gst_cl_result (clWaitForEvents (1, &event), "clWaitForEvents");
 }
 
+static gboolean
+finish_queue (cl_command_queue queue, const gchar * what)
+{
+  return !queue || gst_cl_result (clFinish (queue), what);
+}
+
 gboolean
 gst_cl_context_finish (GstCLContext * context)
 {
   gst_cl_context_count (context, GST_CL_COUNTER_HOST_WAITS, 1);
   /* Every upload has a barrier on the main queue, but one whose barrier
    * could not be queued would still be running. */
-  if (context->upload_queue && !gst_cl_result (clFinish
-          (context->upload_queue), "clFinish(uploads)"))
-    return FALSE;
-  if (context->download_queue && !gst_cl_result (clFinish
-          (context->download_queue), "clFinish(downloads)"))
-    return FALSE;
-  return gst_cl_result (clFinish (context->queue), "clFinish");
+  return finish_queue (context->upload_queue, "clFinish(uploads)") &&
+      finish_queue (context->download_queue, "clFinish(downloads)") &&
+      finish_queue (context->queue, "clFinish");
 }
 
 /* ---- GstContext sharing ------------------------------------------------ */

@@ -184,6 +184,16 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
   g_free (mem);
 }
 
+/* Before a command on a transfer queue waits for the memory's last
+ * command: a command may only wait on events of commands that have been
+ * submitted, so the main queue, where that one is, is flushed. */
+static gboolean
+submit_last_command (GstCLMemory * mem)
+{
+  return !mem->last_event ||
+      gst_cl_result (clFlush (mem->context->queue), "clFlush");
+}
+
 /* Queues the host copy's upload without waiting; @event: its end. */
 static gboolean
 upload (GstCLMemory * mem, cl_event * event)
@@ -199,9 +209,7 @@ upload (GstCLMemory * mem, cl_event * event)
     return gst_cl_result (status, "clEnqueueWriteBuffer(upload)");
   }
 
-  /* A command on another queue may only wait on events of commands that
-   * have been submitted: flush what the last one is behind. */
-  if (n_wait && !gst_cl_result (clFlush (ctx->queue), "clFlush"))
+  if (!submit_last_command (mem))
     return FALSE;
   status = clEnqueueWriteBuffer (ctx->upload_queue, mem->buffer, CL_FALSE,
       0, mem->alloc_size, mem->host_ptr, n_wait,
@@ -215,7 +223,7 @@ upload (GstCLMemory * mem, cl_event * event)
     status = clEnqueueBarrierWithWaitList (ctx->queue, 1, event, &barrier);
   if (!gst_cl_result (status, "clEnqueueBarrierWithWaitList(upload)")) {
     /* Nothing on the main queue may run ahead of the upload. */
-    clWaitForEvents (1, event);
+    gst_cl_context_wait (ctx, *event);
     clReleaseEvent (*event);
     *event = NULL;
     return FALSE;
@@ -239,9 +247,8 @@ download (GstCLMemory * mem, cl_event * event)
     return gst_cl_result (status, "clEnqueueReadBuffer(download)");
   }
   /* The last command that used the memory wrote it or came after the one
-   * that did; on another queue it must have been submitted to be waited
-   * for. */
-  if (!gst_cl_result (clFlush (ctx->queue), "clFlush"))
+   * that did. */
+  if (!submit_last_command (mem))
     return FALSE;
   status = clEnqueueReadBuffer (ctx->download_queue, mem->buffer, CL_FALSE,
       0, mem->alloc_size, mem->host_ptr, 1, &mem->last_event, event);
