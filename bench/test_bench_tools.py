@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The benchmark's measuring tools measure what they claim (no timing is
 asserted): bench_pipeline's frames, counters and per-frame windows, the
-clprof shim's kernel accounting, bench_floor's device lines.
+clprof shim's kernel accounting, bench_floor's device lines, hostprof's
+threads and functions.
 Usage: test_bench_tools.py BUILD_DIR"""
 import json
 import os
@@ -208,6 +209,35 @@ with tempfile.TemporaryDirectory() as d:
           os.path.exists(os.path.join(d, "m", "bench.csv")) and "## Headline" in p.stdout,
           f"bench.py --merge writes bench.json and bench.csv and prints the tables (rc "
           f"{p.returncode}: {p.stderr[-300:]})")
+
+# 10. hostprof: CPU time to the right thread and function; a process it
+# never sampled writes nothing
+import glob                                     # noqa: E402
+import hostprof_report                          # noqa: E402
+selftest = os.path.join(build, "bench", "hostprof_selftest")
+hostprof = os.path.join(build, "bench", "libhostprof.so")
+with tempfile.TemporaryDirectory() as d:
+    env = dict(os.environ, LD_PRELOAD=hostprof, HOSTPROF_OUT=os.path.join(d, "s.%p.txt"))
+    p = subprocess.run([selftest], capture_output=True, text=True, timeout=60, env=env)
+    subprocess.run(["true"], timeout=60, env=env)
+    files = glob.glob(os.path.join(d, "s.*.txt"))
+    check(p.returncode == 0 and len(files) == 1,
+          f"hostprof: one file, from the process that ran ({p.returncode}, {files})")
+    if files:
+        worth_us, stacks = hostprof_report.read_stacks(files[0])
+        per = {"hot": 0, "cold": 0}
+        named = {"hot": 0, "cold": 0}
+        for frames, count in stacks:
+            if frames[0] in per:
+                per[frames[0]] += count
+                if f"hostprof_selftest_{frames[0]}" in frames:
+                    named[frames[0]] += count
+        hot_ms, cold_ms = (per[t] * worth_us / 1000 for t in ("hot", "cold"))
+        # 600 and 200 ms of CPU, sampled at the kernel's tick (1-4 ms)
+        check(300 < hot_ms < 900 and 60 < cold_ms < 400 and 1.8 < hot_ms / max(cold_ms, 1) < 5,
+              f"hostprof: hot {hot_ms:.0f} ms, cold {cold_ms:.0f} ms of CPU (600, 200)")
+        check(all(named[t] >= 0.9 * per[t] > 0 for t in per),
+              f"hostprof: each thread's samples in its own function ({named} of {per})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

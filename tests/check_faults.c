@@ -425,16 +425,21 @@ GST_END_TEST;
  * failing too, the frames are refused. Never a wrong frame. */
 GST_START_TEST (test_faults_transfers)
 {
-  static const Fault faults[] = {
-    {"clEnqueueWriteBuffer:2", EXPECT_ERROR, "input frame", FALSE},
+  gboolean upload_queue =
+      g_strcmp0 (g_getenv ("GST_CL_TRANSFER_QUEUES"), "0") != 0;
+  /* An upload queued at the writer's unmap that fails is made again when
+   * the kernel maps the frame: one failure is absorbed. */
+  gboolean early_uploads = upload_queue &&
+      g_strcmp0 (g_getenv ("GST_CL_EARLY_UPLOADS"), "0") != 0;
+  const Fault faults[] = {
+    {"clEnqueueWriteBuffer:2", early_uploads ? EXPECT_CLEAN : EXPECT_ERROR,
+        "input frame", FALSE},
     {"clEnqueueWriteBuffer:5+", EXPECT_ERROR, "input frame", FALSE},
     {"clEnqueueReadBuffer:2", EXPECT_CLEAN, NULL, FALSE},
     {"clEnqueueReadBuffer:4+", EXPECT_REFUSED, NULL, FALSE},
     /* last: only where uploads have a queue of their own */
     {"clEnqueueBarrierWithWaitList:3", EXPECT_ERROR, "input frame", FALSE},
   };
-  gboolean upload_queue =
-      g_strcmp0 (g_getenv ("GST_CL_TRANSFER_QUEUES"), "0") != 0;
 
   if (!clcheck_staged ()) {
     g_print ("transfers: frames not staged here (GST_CL_STAGING unset), "

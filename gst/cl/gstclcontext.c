@@ -98,9 +98,15 @@ gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
   if (transfer_queues >= 2 && !(self->download_queue = create_queue (self,
               "clCreateCommandQueue(downloads)", error)))
     goto failed;
+  self->early_uploads = self->upload_queue != NULL &&
+      gst_cl_env_int (GST_CL_EARLY_UPLOADS_ENV, 0, 1, 1);
+  self->early_downloads = self->download_queue != NULL &&
+      gst_cl_env_int (GST_CL_EARLY_DOWNLOADS_ENV, 0, 1, 1);
 
-  GST_INFO_OBJECT (self, "created context on %s, %d transfer queues",
-      device->name, transfer_queues);
+  GST_INFO_OBJECT (self, "created context on %s, %d transfer queues, "
+      "early uploads %s, early downloads %s", device->name, transfer_queues,
+      self->early_uploads ? "on" : "off",
+      self->early_downloads ? "on" : "off");
   return self;
 
 failed:

@@ -45,6 +45,14 @@ struct _GstCLContext
    * a download waits for the memory's last command and the host for it. */
   cl_command_queue upload_queue;
   cl_command_queue download_queue;
+  /* With an upload queue (unless GST_CL_EARLY_UPLOADS=0): a frame the CPU
+   * wrote is uploaded when the writer unmaps it, in the writer's thread,
+   * and @queue waits for that upload when a kernel maps the frame. */
+  gboolean early_uploads;
+  /* With a download queue (unless GST_CL_EARLY_DOWNLOADS=0): an element
+   * whose output goes to a CPU consumer queues the download right after
+   * its kernel, and the consumer's map only waits for it. */
+  gboolean early_downloads;
 
   /*< private >*/
   gint64 counters[GST_CL_N_COUNTERS];
@@ -67,6 +75,13 @@ gboolean gst_cl_context_wait (GstCLContext * context, cl_event event);
 /* 0: every transfer on the main queue; 1: uploads on their own; 2 (the
  * default): uploads and downloads each on their own. */
 #define GST_CL_TRANSFER_QUEUES_ENV "GST_CL_TRANSFER_QUEUES"
+/* 1 (the default): uploads at the writer's unmap where there is an upload
+ * queue; 0: when a kernel first maps the frame, in the reader's thread. */
+#define GST_CL_EARLY_UPLOADS_ENV "GST_CL_EARLY_UPLOADS"
+/* 1 (the default): downloads right after the kernel where there is a
+ * download queue and the consumer is not an OpenCL element of this
+ * context; 0: when the consumer maps the frame, in its thread. */
+#define GST_CL_EARLY_DOWNLOADS_ENV "GST_CL_EARLY_DOWNLOADS"
 
 /* Waits for everything queued so far (counted as a host wait). */
 gboolean gst_cl_context_finish (GstCLContext * context);

@@ -38,6 +38,8 @@ typedef struct
   gboolean va_input;            /* memory:VAMemory negotiated */
   GstBufferPool *import_pool;   /* copies of unaligned foreign input */
   GstBufferPool *proposed_pool;
+  gboolean cpu_consumer;        /* downstream is not an OpenCL element of
+                                 * this context: download output early */
 
   GMutex wrap_lock;
   GCond wrap_cond;
@@ -732,6 +734,8 @@ gst_cl_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     if (pool && gst_cl_buffer_pool_get_context (pool) != priv->context)
       gst_clear_object (&pool);
   }
+  /* Downstream OpenCL elements of this context propose their pool. */
+  priv->cpu_consumer = pool == NULL;
   if (!pool) {
     pool = gst_cl_buffer_pool_new (priv->context);
     gst_cl_buffer_pool_set_owner (pool, GST_ELEMENT (trans));
@@ -1405,6 +1409,8 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     if (in.memory)
       gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);
     gst_cl_memory_set_event ((GstCLMemory *) out.memory, done, TRUE);
+    if (priv->cpu_consumer)
+      gst_cl_memory_download_early ((GstCLMemory *) out.memory);
   }
   if (in.wrap) {
     Wrap *wrap = in.wrap;

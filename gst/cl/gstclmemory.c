@@ -19,7 +19,9 @@
  * A flag says which copy is newer; GST_MAP_CL uploads (non-blocking) when
  * the host copy is newer, a CPU map downloads and waits when the device
  * copy is. Uploads and downloads go on the context's transfer queues when
- * it has them, so the frames cross the bus while the kernels run.
+ * it has them, so the frames cross the bus while the kernels run; there,
+ * a frame the CPU wrote is uploaded when its writer unmaps it, and the
+ * output of a chain's last element is downloaded right after its kernel.
  * GST_CL_STAGING=1 gives every device these frames (a test hook). */
 #include "gstclmemory.h"
 #include "gstclutils.h"
@@ -45,13 +47,19 @@ struct _GstCLAllocator
 G_DEFINE_TYPE (GstCLAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR);
 
 static void
-replace_event (GstCLMemory * mem, cl_event event)
+replace (cl_event * slot, cl_event event)
 {
   if (event)
     clRetainEvent (event);
-  if (mem->last_event)
-    clReleaseEvent (mem->last_event);
-  mem->last_event = event;
+  if (*slot)
+    clReleaseEvent (*slot);
+  *slot = event;
+}
+
+static void
+replace_event (GstCLMemory * mem, cl_event event)
+{
+  replace (&mem->last_event, event);
 }
 
 static gboolean
@@ -67,30 +75,36 @@ is_direct (GstCLMemory * mem)
       is_unified (mem);
 }
 
-/* Waits until the last command that used @mem has completed. FALSE when
- * that command failed or the wait did: the contents are then undefined and
- * the event is kept, so every later CPU map fails too until a new command
+/* Waits until the command of *@slot has completed. FALSE when that
+ * command failed or the wait did: the contents are then undefined and the
+ * event is kept, so every later CPU map fails too until a new command
  * writes the memory (no half-written frame reaches the CPU). */
 static gboolean
-wait_idle (GstCLMemory * mem)
+wait_for (GstCLMemory * mem, cl_event * slot)
 {
   cl_int exec = CL_COMPLETE;
 
-  if (!mem->last_event)
+  if (!*slot)
     return TRUE;
-  if (clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+  if (clGetEventInfo (*slot, CL_EVENT_COMMAND_EXECUTION_STATUS,
           sizeof (exec), &exec, NULL) != CL_SUCCESS)
     exec = CL_QUEUED;
-  if (exec > CL_COMPLETE && !gst_cl_context_wait (mem->context,
-          mem->last_event))
+  if (exec > CL_COMPLETE && !gst_cl_context_wait (mem->context, *slot))
     return FALSE;
   if (exec < 0) {
     GST_WARNING ("the last command on this memory failed: %s (%d)",
         gst_cl_error_name (exec), exec);
     return FALSE;
   }
-  replace_event (mem, NULL);
+  replace (slot, NULL);
   return TRUE;
+}
+
+/* Waits until the last command that used @mem has completed. */
+static gboolean
+wait_idle (GstCLMemory * mem)
+{
+  return wait_for (mem, &mem->last_event);
 }
 
 static GstMemory *
@@ -169,8 +183,9 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
   GstCLContext *ctx = mem->context;
 
   /* Host storage must outlive every queued command that uses it. */
-  if (!wait_idle (mem))
+  if (!wait_for (mem, &mem->transfer_event) || !wait_idle (mem))
     gst_cl_context_finish (ctx);
+  replace (&mem->transfer_event, NULL);
   replace_event (mem, NULL);
   if (mem->staging) {
     clEnqueueUnmapMemObject (ctx->queue, mem->staging, mem->host_ptr, 0, NULL,
@@ -194,20 +209,15 @@ submit_last_command (GstCLMemory * mem)
       gst_cl_result (clFlush (mem->context->queue), "clFlush");
 }
 
-/* Queues the host copy's upload without waiting; @event: its end. */
+/* Queues the host copy's upload on the upload queue, after the memory's
+ * last command, and submits it; @event: its end. The main queue does not
+ * wait for it yet (order_after_transfer). */
 static gboolean
-upload (GstCLMemory * mem, cl_event * event)
+queue_upload (GstCLMemory * mem, cl_event * event)
 {
   GstCLContext *ctx = mem->context;
   cl_uint n_wait = mem->last_event ? 1 : 0;
-  cl_event barrier = NULL;
   cl_int status;
-
-  if (!ctx->upload_queue) {
-    status = clEnqueueWriteBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
-        mem->alloc_size, mem->host_ptr, 0, NULL, event);
-    return gst_cl_result (status, "clEnqueueWriteBuffer(upload)");
-  }
 
   if (!submit_last_command (mem))
     return FALSE;
@@ -216,20 +226,82 @@ upload (GstCLMemory * mem, cl_event * event)
       n_wait ? &mem->last_event : NULL, event);
   if (!gst_cl_result (status, "clEnqueueWriteBuffer(upload)"))
     return FALSE;
-  /* Kernels queued after this on the main queue read the frame: they wait
-   * for the upload behind the barrier, and only they do. */
-  status = clFlush (ctx->upload_queue);
-  if (status == CL_SUCCESS)
-    status = clEnqueueBarrierWithWaitList (ctx->queue, 1, event, &barrier);
-  if (!gst_cl_result (status, "clEnqueueBarrierWithWaitList(upload)")) {
-    /* Nothing on the main queue may run ahead of the upload. */
-    gst_cl_context_wait (ctx, *event);
-    clReleaseEvent (*event);
-    *event = NULL;
+  if (gst_cl_result (clFlush (ctx->upload_queue), "clFlush(uploads)"))
+    return TRUE;
+  /* Queued but perhaps never run: nothing may depend on it. */
+  gst_cl_context_wait (ctx, *event);
+  clReleaseEvent (*event);
+  *event = NULL;
+  return FALSE;
+}
+
+/* Kernels queued on the main queue from now on use the frame: they wait
+ * for its transfer @event behind a barrier, and only they do. Where the
+ * barrier cannot be queued, the host waits for the transfer, so that
+ * nothing on the main queue runs ahead of it, and returns FALSE. */
+static gboolean
+order_after_transfer (GstCLContext * ctx, cl_event event)
+{
+  cl_event barrier = NULL;
+  cl_int status = clEnqueueBarrierWithWaitList (ctx->queue, 1, &event,
+      &barrier);
+
+  if (!gst_cl_result (status, "clEnqueueBarrierWithWaitList(transfer)")) {
+    gst_cl_context_wait (ctx, event);
     return FALSE;
   }
   clReleaseEvent (barrier);
   return TRUE;
+}
+
+/* Queues the host copy's upload without waiting; @event: its end. */
+static gboolean
+upload (GstCLMemory * mem, cl_event * event)
+{
+  GstCLContext *ctx = mem->context;
+  cl_int status;
+
+  if (!ctx->upload_queue) {
+    status = clEnqueueWriteBuffer (ctx->queue, mem->buffer, CL_FALSE, 0,
+        mem->alloc_size, mem->host_ptr, 0, NULL, event);
+    return gst_cl_result (status, "clEnqueueWriteBuffer(upload)");
+  }
+  if (!queue_upload (mem, event))
+    return FALSE;
+  if (!order_after_transfer (ctx, *event)) {
+    clReleaseEvent (*event);
+    *event = NULL;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* @event, a transfer queued early on its own queue, makes both copies the
+ * same once it ends: CPU maps wait for it, the next kernel map orders the
+ * main queue after it. */
+static void
+take_early_transfer (GstCLMemory * mem, cl_event event, GstCLCounter counter)
+{
+  replace_event (mem, event);
+  replace (&mem->transfer_event, event);
+  clReleaseEvent (event);
+  mem->state = STATE_SYNCED;
+  mem->transfer_unordered = TRUE;
+  gst_cl_context_count (mem->context, counter, 1);
+}
+
+/* On a discrete GPU, the thread that wrote the frame (a decoder's, a
+ * source's) queues its upload as it lets go of it, so that the thread of
+ * the element that reads it does not: with threads around a chain, that
+ * thread's work per frame sets the pace. If this fails, the frame stays
+ * newer on the host, and the first kernel map uploads it (or reports). */
+static void
+upload_early (GstCLMemory * mem)
+{
+  cl_event ev = NULL;
+
+  if (queue_upload (mem, &ev))
+    take_early_transfer (mem, ev, GST_CL_COUNTER_UPLOADS);
 }
 
 /* Queues the device copy's download without waiting; @event: its end. */
@@ -260,12 +332,21 @@ map_for_cl (GstCLMemory * mem, GstMapFlags flags)
 {
   GstCLContext *ctx = mem->context;
 
+  /* Kernels must not write the memory while a download reads it, nor
+   * read it before an upload wrote it. (No event: the host saw it end.) */
+  if (mem->transfer_unordered) {
+    mem->transfer_unordered = FALSE;
+    if (mem->transfer_event && !order_after_transfer (ctx,
+            mem->transfer_event))
+      return NULL;
+  }
   if (!is_unified (mem) && mem->state == STATE_HOST_NEWER &&
       (flags & GST_MAP_READ)) {
     cl_event ev = NULL;
     if (!upload (mem, &ev))
       return NULL;
     replace_event (mem, ev);
+    replace (&mem->transfer_event, ev);
     clReleaseEvent (ev);
     gst_cl_context_count (ctx, GST_CL_COUNTER_UPLOADS, 1);
   }
@@ -319,11 +400,13 @@ map_for_cpu (GstCLMemory * mem, GstMapFlags flags)
       goto failed;
     }
     replace_event (mem, NULL);
+    replace (&mem->transfer_event, NULL);
     clReleaseEvent (ev);
     mem->state = STATE_SYNCED;
   } else {
-    /* An upload may still be reading the staging memory. */
-    if (!wait_idle (mem))
+    /* An upload may still be reading the staging memory; kernels do not
+     * touch it, so the CPU need not wait for them. */
+    if (!wait_for (mem, &mem->transfer_event))
       goto failed;
   }
 
@@ -376,6 +459,8 @@ cl_unmap_full (GstMemory * memory, GstMapInfo * info)
       }
     } else if (mem->cpu_written) {
       mem->state = STATE_HOST_NEWER;
+      if (ctx->early_uploads)
+        upload_early (mem);
     }
     mem->cpu_written = FALSE;
   }
@@ -497,6 +582,28 @@ gst_cl_memory_set_event (GstCLMemory * mem, cl_event event,
     mem->kernel_written = TRUE;
   if (device_written && !is_unified (mem))
     mem->state = STATE_DEVICE_NEWER;
+  g_mutex_unlock (&mem->lock);
+}
+
+void
+gst_cl_memory_download_early (GstCLMemory * mem)
+{
+  cl_event ev = NULL;
+
+  g_mutex_lock (&mem->lock);
+  /* If this fails, the consumer's map downloads (or reports). The download
+   * is submitted now: a kernel may have to wait for it, and only a host
+   * wait submits what it waits for. */
+  if (mem->context->early_downloads && mem->state == STATE_DEVICE_NEWER &&
+      mem->last_event && download (mem, &ev) &&
+      !gst_cl_result (clFlush (mem->context->download_queue),
+          "clFlush(downloads)")) {
+    gst_cl_context_wait (mem->context, ev);
+    clReleaseEvent (ev);
+    ev = NULL;
+  }
+  if (ev)
+    take_early_transfer (mem, ev, GST_CL_COUNTER_DOWNLOADS);
   g_mutex_unlock (&mem->lock);
 }
 

@@ -44,6 +44,12 @@ struct _GstCLMemory
 
   GMutex lock;
   cl_event last_event;          /* last command that used this memory */
+  /* Discrete only: the last upload or download, the last command that
+   * used the staging copy; and whether the main queue does not wait for
+   * it yet (an upload queued at the writer's unmap, a download queued
+   * right after the kernel). */
+  cl_event transfer_event;
+  gboolean transfer_unordered;
   gint cpu_maps;
   gboolean cpu_written;
   gboolean kernel_written;      /* last written by a kernel, not the CPU */
@@ -69,5 +75,10 @@ void gst_cl_memory_set_event (GstCLMemory * mem, cl_event event,
  * OpenCL element produced it), FALSE once the CPU maps it for writing (a
  * producer filled a pool frame). device=auto followers use it. */
 gboolean gst_cl_memory_is_kernel_written (GstMemory * mem);
+
+/* After a kernel wrote @mem (gst_cl_memory_set_event), for a consumer that
+ * is not an OpenCL element: on a discrete GPU with early downloads, queues
+ * the download now, so that the consumer's CPU map only waits for it. */
+void gst_cl_memory_download_early (GstCLMemory * mem);
 
 G_END_DECLS
