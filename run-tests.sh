@@ -1,8 +1,8 @@
 #!/bin/sh
 # One command for the whole test suite: install, build, fetch the real test
 # photographs, run every test (kernel checker, element tests, OpenCV pipelines),
-# then the kernel and element tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan, with the first run's program cache).
+# then the kernel, element and device=auto tests again under AddressSanitizer
+# and UndefinedBehaviorSanitizer (build-asan, with the first run's program cache).
 # Test names given as arguments run only those, without the sanitizer pass.
 set -eu
 cd "$(dirname "$0")"
@@ -17,7 +17,8 @@ if [ $# -eq 0 ]; then
   ninja -C build-asan
   mkdir -p build-asan/test-cl-cache
   cp -r build/test-cl-cache/. build-asan/test-cl-cache/
-  meson test -C build-asan --print-errorlogs --suite elements --suite kernels ||
+  meson test -C build-asan --print-errorlogs --suite elements --suite kernels \
+    --suite auto ||
     status=$?
   printf 'sanitizers: '
   /usr/bin/python3 tools/test-summary.py build-asan/meson-logs/testlog.json
