@@ -2,34 +2,43 @@
  * time, thread by thread, with each sample's call stack. The GPU machine
  * has no perf and nothing can be installed there; this needs only libc.
  *
- *   HOSTPROF_OUT=stacks.txt [HOSTPROF_US=100] \
+ *   HOSTPROF_OUT=stacks.%p.txt [HOSTPROF_US=100 | HOSTPROF_WALL_US=1000] \
  *     LD_PRELOAD=build/bench/libhostprof.so program ...
  *   /usr/bin/python3 bench/hostprof_report.py stacks.txt [--per N]
  *
  * Every HOSTPROF_US microseconds of the process's CPU time (ITIMER_PROF;
  * in practice every tick of the kernel that finds the process running,
  * 1 to 4 ms) the thread that used it records its name and its stack.
+ * With HOSTPROF_WALL_US instead, a thread of its own signals every thread
+ * at that wall-clock interval, running or waiting: where a thread waits
+ * (a futex, a poll) shows as well as where it works. The signals cut
+ * blocking calls short (SA_RESTART restarts most), so this mode disturbs
+ * the program more.
  * At exit the stacks go to HOSTPROF_OUT ("%p" in it becomes the process
  * id; a process never sampled writes nothing), folded, one line each:
  * "thread;outer;...;inner count", where a frame is the symbol dladdr ()
  * finds, or "library+0xOFFSET" for functions a library does not export
  * (hostprof_report.py resolves those of files it can read with
- * addr2line). The first line says how much CPU time one sample stands
- * for: the process's CPU time from start to exit over the samples. */
+ * addr2line). The first line says how much time one sample stands for:
+ * the process's CPU time from start to exit over the samples, or the
+ * wall-clock interval. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -51,6 +60,10 @@ static atomic_size_t n_dropped;
 static long interval_us;
 static const char *out_path;
 static double cpu_s_at_start;
+/* HOSTPROF_WALL_US: every thread sampled at that wall-clock interval */
+static long wall_us;
+static pthread_t wall_thread;
+static atomic_int wall_stop;
 
 static double
 process_cpu_s (void)
@@ -95,6 +108,38 @@ frame_name (void *pc, int is_return_address, char *buf, size_t size)
       at - (uintptr_t) info.dli_fbase);
 }
 
+/* Wall-clock mode: signals every thread of the process (but itself) every
+ * @wall_us, running or not, so a thread's samples show where it waits as
+ * well as where it works. */
+static void *
+wall_sampler (void *data)
+{
+  (void) data;
+  pid_t pid = getpid (), self = (pid_t) syscall (SYS_gettid);
+  struct timespec next;
+
+  prctl (PR_SET_NAME, "hostprof", 0, 0, 0);
+  clock_gettime (CLOCK_MONOTONIC, &next);
+  while (!atomic_load (&wall_stop)) {
+    next.tv_nsec += wall_us * 1000;
+    while (next.tv_nsec >= 1000000000) {
+      next.tv_nsec -= 1000000000;
+      next.tv_sec++;
+    }
+    clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+    DIR *tasks = opendir ("/proc/self/task");
+    if (!tasks)
+      continue;
+    for (struct dirent * e; (e = readdir (tasks));) {
+      pid_t tid = (pid_t) atol (e->d_name);
+      if (tid > 0 && tid != self)
+        syscall (SYS_tgkill, pid, tid, SIGPROF);
+    }
+    closedir (tasks);
+  }
+  return NULL;
+}
+
 static int
 compare_strings (const void *a, const void *b)
 {
@@ -106,6 +151,10 @@ write_stacks (void)
 {
   struct itimerval off = { 0 };
   setitimer (ITIMER_PROF, &off, NULL);
+  if (wall_us) {
+    atomic_store (&wall_stop, 1);
+    pthread_join (wall_thread, NULL);
+  }
   signal (SIGPROF, SIG_IGN);
 
   size_t n = atomic_load (&n_samples);
@@ -145,10 +194,15 @@ write_stacks (void)
    * the process's CPU time over the samples, not for HOSTPROF_US */
   double cpu_s = process_cpu_s () - cpu_s_at_start;
   size_t taken = n + atomic_load (&n_dropped);
-  fprintf (out, "# hostprof: %zu samples (%zu dropped) over %.3f s of CPU "
-      "time: one sample = %.1f us (HOSTPROF_US=%ld)\n", n,
-      atomic_load (&n_dropped), cpu_s, taken ? cpu_s * 1e6 / taken : 0.0,
-      interval_us);
+  if (wall_us)
+    fprintf (out, "# hostprof: %zu samples (%zu dropped), every thread "
+        "every %ld us: one sample = %.1f us of wall time\n", n,
+        atomic_load (&n_dropped), wall_us, (double) wall_us);
+  else
+    fprintf (out, "# hostprof: %zu samples (%zu dropped) over %.3f s of "
+        "CPU time: one sample = %.1f us of CPU time (HOSTPROF_US=%ld)\n", n,
+        atomic_load (&n_dropped), cpu_s, taken ? cpu_s * 1e6 / taken : 0.0,
+        interval_us);
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
     while (j < n && strcmp (lines[i], lines[j]) == 0)
@@ -170,7 +224,13 @@ start (void)
   if (!out_path)
     return;
   const char *us = getenv ("HOSTPROF_US");
+  const char *wall = getenv ("HOSTPROF_WALL_US");
   const char *max = getenv ("HOSTPROF_MAX_SAMPLES");
+  wall_us = wall ? atol (wall) : 0;
+  if (wall_us < 0)
+    wall_us = 0;
+  if (wall_us > 0 && wall_us < 100)
+    wall_us = 100;
   interval_us = us ? atol (us) : 100;
   if (interval_us < 10)
     interval_us = 10;
@@ -195,6 +255,13 @@ start (void)
     .it_value = { interval_us / 1000000, interval_us % 1000000 },
   };
   cpu_s_at_start = process_cpu_s ();
-  setitimer (ITIMER_PROF, &every, NULL);
+  if (wall_us) {
+    if (pthread_create (&wall_thread, NULL, wall_sampler, NULL) != 0) {
+      fprintf (stderr, "hostprof: no sampling thread\n");
+      return;
+    }
+  } else {
+    setitimer (ITIMER_PROF, &every, NULL);
+  }
   atexit (write_stacks);
 }

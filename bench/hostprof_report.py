@@ -30,6 +30,7 @@ def read_stacks(path):
                 m = re.search(r"one sample = ([0-9.]+) us", line)
                 if m:
                     worth_us = float(m.group(1))
+                    read_stacks.clock = "wall" if "wall time" in line else "CPU"
                 continue
             stack, _, count = line.rstrip("\n").rpartition(" ")
             if stack:
@@ -95,7 +96,8 @@ def main():
     for frames, count in stacks:
         per_thread[frames[0]] += count
     total = sum(per_thread.values())
-    print(f"# {total} samples, one = {worth_us:.1f} us of CPU; times in {unit}")
+    clock = getattr(read_stacks, "clock", "CPU")
+    print(f"# {total} samples, one = {worth_us:.1f} us of {clock} time; times in {unit}")
     print(f"{'thread':<24}{unit:>12}  samples")
     for thread, count in per_thread.most_common():
         print(f"{thread:<24}{fmt(count):>12}  {count}")

@@ -238,6 +238,24 @@ with tempfile.TemporaryDirectory() as d:
               f"hostprof: hot {hot_ms:.0f} ms, cold {cold_ms:.0f} ms of CPU (600, 200)")
         check(all(named[t] >= 0.9 * per[t] > 0 for t in per),
               f"hostprof: each thread's samples in its own function ({named} of {per})")
+    # wall-clock mode: the main thread, which only waits for the two, is
+    # sampled as often as the hot one runs
+    env["HOSTPROF_WALL_US"] = "1000"
+    env["HOSTPROF_OUT"] = os.path.join(d, "w.%p.txt")
+    p = subprocess.run([selftest], capture_output=True, text=True, timeout=60, env=env)
+    files = glob.glob(os.path.join(d, "w.*.txt"))
+    check(p.returncode == 0 and len(files) == 1, f"hostprof wall: one file ({files})")
+    if files:
+        worth_us, stacks = hostprof_report.read_stacks(files[0])
+        per = {}
+        for frames, count in stacks:
+            per[frames[0]] = per.get(frames[0], 0) + count
+        main_ms, hot_ms, cold_ms = (per.get(t, 0) * worth_us / 1000
+                                    for t in ("hostprof_selfte", "hot", "cold"))
+        check(worth_us == 1000 and hot_ms > 300 and cold_ms > 100 and main_ms > 0.8 * hot_ms
+              and hot_ms > 1.5 * cold_ms,
+              f"hostprof wall: main {main_ms:.0f} ms (waiting), hot {hot_ms:.0f}, "
+              f"cold {cold_ms:.0f} ({per})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
