@@ -155,8 +155,8 @@ gboolean
 gst_cl_context_finish (GstCLContext * context)
 {
   gst_cl_context_count (context, GST_CL_COUNTER_HOST_WAITS, 1);
-  /* Every upload has a barrier on the main queue, but one whose barrier
-   * could not be queued would still be running. */
+  /* Transfers run on queues of their own until a kernel map orders the
+   * main queue after them, and some never are. */
   return finish_queue (context->upload_queue, "clFinish(uploads)") &&
       finish_queue (context->download_queue, "clFinish(downloads)") &&
       finish_queue (context->queue, "clFinish");

@@ -40,9 +40,9 @@ struct _GstCLContext
    * says): the frames' uploads and downloads, each on an in-order queue of
    * its own, so that the next frame crosses the bus one way and the last
    * one the other way while this one's kernels run (a GPU has a copy
-   * engine each way). Every upload is followed on @queue by a barrier on
-   * its event, so what elements enqueue on @queue stays in order with it;
-   * a download waits for the memory's last command and the host for it. */
+   * engine each way). A transfer waits for the memory's last command, and
+   * the next kernel map of the memory puts a barrier on its event on
+   * @queue, so what elements enqueue there stays in order with it. */
   cl_command_queue upload_queue;
   cl_command_queue download_queue;
   /* With an upload queue (unless GST_CL_EARLY_UPLOADS=0): a frame the CPU

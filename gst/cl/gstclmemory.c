@@ -209,6 +209,22 @@ submit_last_command (GstCLMemory * mem)
       gst_cl_result (clFlush (mem->context->queue), "clFlush");
 }
 
+/* Submits the transfer *@event just queued on @queue: a command on
+ * another queue may come to wait for it, and only a host wait submits
+ * what it waits for. Where the flush fails, the transfer may never run:
+ * the host waits for it, so nothing depends on it, and drops *@event. */
+static gboolean
+submit_transfer (GstCLContext * ctx, cl_command_queue queue,
+    cl_event * event, const gchar * what)
+{
+  if (gst_cl_result (clFlush (queue), what))
+    return TRUE;
+  gst_cl_context_wait (ctx, *event);
+  clReleaseEvent (*event);
+  *event = NULL;
+  return FALSE;
+}
+
 /* Queues the host copy's upload on the upload queue, after the memory's
  * last command, and submits it; @event: its end. The main queue does not
  * wait for it yet (order_after_transfer). */
@@ -224,15 +240,8 @@ queue_upload (GstCLMemory * mem, cl_event * event)
   status = clEnqueueWriteBuffer (ctx->upload_queue, mem->buffer, CL_FALSE,
       0, mem->alloc_size, mem->host_ptr, n_wait,
       n_wait ? &mem->last_event : NULL, event);
-  if (!gst_cl_result (status, "clEnqueueWriteBuffer(upload)"))
-    return FALSE;
-  if (gst_cl_result (clFlush (ctx->upload_queue), "clFlush(uploads)"))
-    return TRUE;
-  /* Queued but perhaps never run: nothing may depend on it. */
-  gst_cl_context_wait (ctx, *event);
-  clReleaseEvent (*event);
-  *event = NULL;
-  return FALSE;
+  return gst_cl_result (status, "clEnqueueWriteBuffer(upload)") &&
+      submit_transfer (ctx, ctx->upload_queue, event, "clFlush(uploads)");
 }
 
 /* Kernels queued on the main queue from now on use the frame: they wait
@@ -276,18 +285,26 @@ upload (GstCLMemory * mem, cl_event * event)
   return TRUE;
 }
 
-/* @event, a transfer queued early on its own queue, makes both copies the
- * same once it ends: CPU maps wait for it, the next kernel map orders the
- * main queue after it. */
+/* @event (its reference taken over), a transfer just queued, is the
+ * memory's last command and the last one on its staging copy. */
 static void
-take_early_transfer (GstCLMemory * mem, cl_event event, GstCLCounter counter)
+take_transfer (GstCLMemory * mem, cl_event event, GstCLCounter counter)
 {
   replace_event (mem, event);
   replace (&mem->transfer_event, event);
   clReleaseEvent (event);
+  gst_cl_context_count (mem->context, counter, 1);
+}
+
+/* An early transfer, queued on its own queue, makes both copies the same
+ * once it ends: CPU maps wait for it, the next kernel map orders the main
+ * queue after it. */
+static void
+take_early_transfer (GstCLMemory * mem, cl_event event, GstCLCounter counter)
+{
+  take_transfer (mem, event, counter);
   mem->state = STATE_SYNCED;
   mem->transfer_unordered = TRUE;
-  gst_cl_context_count (mem->context, counter, 1);
 }
 
 /* On a discrete GPU, the thread that wrote the frame (a decoder's, a
@@ -345,10 +362,7 @@ map_for_cl (GstCLMemory * mem, GstMapFlags flags)
     cl_event ev = NULL;
     if (!upload (mem, &ev))
       return NULL;
-    replace_event (mem, ev);
-    replace (&mem->transfer_event, ev);
-    clReleaseEvent (ev);
-    gst_cl_context_count (ctx, GST_CL_COUNTER_UPLOADS, 1);
+    take_transfer (mem, ev, GST_CL_COUNTER_UPLOADS);
   }
   if (!is_unified (mem)) {
     if (flags & GST_MAP_WRITE)
@@ -591,18 +605,11 @@ gst_cl_memory_download_early (GstCLMemory * mem)
   cl_event ev = NULL;
 
   g_mutex_lock (&mem->lock);
-  /* If this fails, the consumer's map downloads (or reports). The download
-   * is submitted now: a kernel may have to wait for it, and only a host
-   * wait submits what it waits for. */
+  /* If this fails, the consumer's map downloads (or reports). */
   if (mem->context->early_downloads && mem->state == STATE_DEVICE_NEWER &&
       mem->last_event && download (mem, &ev) &&
-      !gst_cl_result (clFlush (mem->context->download_queue),
-          "clFlush(downloads)")) {
-    gst_cl_context_wait (mem->context, ev);
-    clReleaseEvent (ev);
-    ev = NULL;
-  }
-  if (ev)
+      submit_transfer (mem->context, mem->context->download_queue, &ev,
+          "clFlush(downloads)"))
     take_early_transfer (mem, ev, GST_CL_COUNTER_DOWNLOADS);
   g_mutex_unlock (&mem->lock);
 }
