@@ -172,22 +172,28 @@ write_stacks (void)
   else
     snprintf (path, sizeof path, "%s", out_path);
   char **lines = calloc (n, sizeof *lines);
-  FILE *out = fopen (path, "w");
-  if (!lines || !out) {
+  FILE *out = lines ? fopen (path, "w") : NULL;
+  if (!out) {
     fprintf (stderr, "hostprof: cannot write %s\n", path);
+    free (lines);
     return;
   }
   for (size_t i = 0; i < n; i++) {
     const Sample *s = &samples[i];
-    size_t size = 16 + (size_t) MAX_DEPTH * 128, used;
-    char *line = malloc (size);
-    used = (size_t) snprintf (line, size, "%s", s->thread[0] ? s->thread : "?");
-    for (int f = s->depth - 1; f >= SKIP_FRAMES && used < size; f--) {
+    char line[16 + MAX_DEPTH * 128];
+    size_t used = (size_t) snprintf (line, sizeof line, "%s",
+        s->thread[0] ? s->thread : "?");
+    for (int f = s->depth - 1; f >= SKIP_FRAMES && used < sizeof line; f--) {
       char name[128];
       frame_name (s->pcs[f], f > SKIP_FRAMES, name, sizeof name);
-      used += (size_t) snprintf (line + used, size - used, ";%s", name);
+      used += (size_t) snprintf (line + used, sizeof line - used, ";%s",
+          name);
     }
-    lines[i] = line;
+    /* a line's own length: a long run has hundreds of thousands */
+    if (!(lines[i] = strdup (line))) {
+      n = i;                    /* out of memory: write what there is */
+      break;
+    }
   }
   qsort (lines, n, sizeof *lines, compare_strings);
   /* the kernel checks CPU-time timers at its tick, so a sample stands for

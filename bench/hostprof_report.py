@@ -13,6 +13,7 @@ folders whose libraries and programs resolve "name+0xOFFSET" frames
 what it calls (its callees, inclusive)."""
 import argparse
 import collections
+import collections.abc
 import os
 import re
 import subprocess
@@ -20,9 +21,13 @@ import sys
 
 FRAME_RE = re.compile(r"^(?P<lib>[^;+]+)\+0x(?P<off>[0-9a-f]+)$")
 
+# worth_us: the time one sample stands for; clock: "CPU" or "wall";
+# stacks: (frames, count), frames[0] the thread's name, outermost first
+Profile = collections.namedtuple("Profile", "worth_us clock stacks")
+
 
 def read_stacks(path):
-    worth_us = None
+    worth_us, clock = None, "CPU"
     stacks = []
     with open(path) as f:
         for line in f:
@@ -30,14 +35,22 @@ def read_stacks(path):
                 m = re.search(r"one sample = ([0-9.]+) us", line)
                 if m:
                     worth_us = float(m.group(1))
-                    read_stacks.clock = "wall" if "wall time" in line else "CPU"
+                    clock = "wall" if "wall time" in line else "CPU"
                 continue
             stack, _, count = line.rstrip("\n").rpartition(" ")
             if stack:
                 stacks.append((stack.split(";"), int(count)))
     if worth_us is None:
         sys.exit(f"{path}: no hostprof header")
-    return worth_us, stacks
+    return Profile(worth_us, clock, stacks)
+
+
+def thread_samples(stacks: collections.abc.Iterable) -> collections.Counter:
+    """samples per thread"""
+    per = collections.Counter()
+    for frames, count in stacks:
+        per[frames[0]] += count
+    return per
 
 
 def resolver(lib_dirs):
@@ -85,18 +98,15 @@ def main():
                     "show its callees")
     args = ap.parse_args()
 
-    worth_us, stacks = read_stacks(args.stacks)
+    worth_us, clock, stacks = read_stacks(args.stacks)
     resolve = resolver(args.lib_dir)
     unit, scale = ("ms a frame", 1e-3 / args.per) if args.per else ("ms", 1e-3)
 
     def fmt(samples):
         return f"{samples * worth_us * scale:9.4f}"
 
-    per_thread = collections.Counter()
-    for frames, count in stacks:
-        per_thread[frames[0]] += count
+    per_thread = thread_samples(stacks)
     total = sum(per_thread.values())
-    clock = getattr(read_stacks, "clock", "CPU")
     print(f"# {total} samples, one = {worth_us:.1f} us of {clock} time; times in {unit}")
     print(f"{'thread':<24}{unit:>12}  samples")
     for thread, count in per_thread.most_common():
