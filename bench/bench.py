@@ -24,7 +24,9 @@ How each thing is timed:
               the sink maps every buffer for the CPU. Wall time per frame
               after warm-up frames, minus the same pipeline with `identity`
               (`ms`); `kernel ms`: device time of all kernels per frame
-              (profiling events through build/bench/libclprof.so);
+              (profiling events through build/bench/libclprof.so, in one
+              shorter pass of its own: timed queues slow NVIDIA's
+              pipelines);
               `waits`: host waits per frame (our elements' `stats`).
   ff, ffcl    ffmpeg reading the same frames from /dev/shm (-stream_loop),
               slope of -benchmark's rtime between two frame counts, minus
@@ -348,36 +350,54 @@ def budget_timeout(ctx, seconds):
 
 
 def run_pipelines(ctx, fmt, w, h, middles):
-    """{middle: [result per repetition]} from bench_pipeline (under clprof)"""
+    """{middle: [result per repetition]} from bench_pipeline, with clprof's figures"""
     a = ctx.args
     if over_budget(ctx):
         return {m: [{"pipeline": m, "error": "skipped (--budget)"}] for m in middles}
     argv = [ctx.bin("bench_pipeline"), "--format", fmt, "--width", str(w), "--height", str(h),
             "--frames", str(a.frames), "--warmup", str(a.warmup), "--seconds", str(a.seconds)]
-    env = dict(ctx.env)
-    if ctx.prof:
-        env["LD_PRELOAD"] = ctx.prof + (" " + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
     res = {m: [] for m in middles}
-    for rep in range(a.reps):           # interleaved repetitions
-        if rep and over_budget(ctx):
-            break
+
+    def one_pass(env, seconds):
+        """{middle: result} of one bench_pipeline run; None: out of budget"""
+        run_argv = argv[:argv.index("--seconds") + 1] + [str(seconds)] + list(middles)
         try:
-            p = subprocess.run(argv + list(middles), env=env, capture_output=True, text=True,
+            p = subprocess.run(run_argv, env=env, capture_output=True, text=True,
                                timeout=budget_timeout(ctx, a.timeout * len(middles)))
         except subprocess.TimeoutExpired:
             if over_budget(ctx):
-                for m in middles:
-                    if not res[m]:
-                        res[m].append({"pipeline": m, "error": "skipped (--budget)"})
-                break
+                return None
             ctx.notes.append(f"bench_pipeline {fmt} {w}x{h}: timeout")
-            continue
-        for line in p.stdout.splitlines():
-            if line.startswith("{"):
-                r = json.loads(line)
-                res.setdefault(r["pipeline"], []).append(r)
+            return {}
         if p.returncode != 0:
             ctx.notes.append(f"bench_pipeline rc={p.returncode}: {p.stderr.strip()[-200:]}")
+        return {r["pipeline"]: r for r in map(json.loads, (
+            line for line in p.stdout.splitlines() if line.startswith("{")))}
+
+    # The timed passes run without clprof: it times every queue, and timed
+    # queues made NVIDIA's queued 1080p chain 0.12 ms a frame against 0.08
+    # (docs/PERFORMANCE.md, session 37); kernel times come from one shorter
+    # pass under it.
+    for rep in range(a.reps):           # interleaved repetitions
+        if rep and over_budget(ctx):
+            break
+        got = one_pass(ctx.env, a.seconds)
+        if got is None:
+            for m in middles:
+                if not res[m]:
+                    res[m].append({"pipeline": m, "error": "skipped (--budget)"})
+            break
+        for m, r in got.items():
+            res.setdefault(m, []).append(r)
+    if ctx.prof and not over_budget(ctx):
+        env = dict(ctx.env)
+        env["LD_PRELOAD"] = ctx.prof + (" " + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
+        for m, r in (one_pass(env, min(a.seconds, 0.2)) or {}).items():
+            if "prof" in r:
+                r["prof"].setdefault("frames", r["frames"])
+                for timed in res.get(m, []):
+                    timed["prof"] = r["prof"]
+                    timed["profiled_ms"] = r["ms"]
     return res
 
 

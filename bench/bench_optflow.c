@@ -30,15 +30,6 @@ fill_frame (guint8 * p, gint stride, gint w, gint h, gfloat dx, gfloat dy)
     }
 }
 
-static void
-event_times (cl_event ev, cl_ulong * t0, cl_ulong * t1)
-{
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (*t0), t0,
-      NULL);
-  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (*t1), t1,
-      NULL);
-}
-
 /* The C reference of one frame's flow (pyramid of both frames, coarse to
  * fine), for the CPU-figure beside the kernels. Returns ms. */
 static gdouble
@@ -148,7 +139,7 @@ main (int argc, char **argv)
         clFinish (ctx->queue);
         for (guint e = 0; e < events->len; e++) {
           cl_ulong t0, t1;
-          event_times (g_ptr_array_index (events, e), &t0, &t1);
+          bench_event_times (g_ptr_array_index (events, e), &t0, &t1);
           first = MIN (first, t0);
           last = MAX (last, t1);
           if ((gint) e < n_pyr_steps) {

@@ -116,6 +116,16 @@ bench_release_buffers (cl_mem * bufs, gint n)
   g_free (bufs);
 }
 
+/* START and END of completed command @ev (profiling info), in ns. */
+static inline void
+bench_event_times (cl_event ev, cl_ulong * t0, cl_ulong * t1)
+{
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (*t0), t0,
+      NULL);
+  clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (*t1), t1,
+      NULL);
+}
+
 /* Device time from the start of completed command @first to the end of
  * @last (profiling info), in ms. */
 static inline gdouble

@@ -2,7 +2,8 @@
 """The benchmark's measuring tools measure what they claim (no timing is
 asserted): bench_pipeline's frames, counters and per-frame windows, the
 clprof shim's kernel accounting, bench_floor's device lines, hostprof's
-threads and functions.
+threads and functions, bench.py's timed and profiled passes,
+transfer_overlap's ways.
 Usage: test_bench_tools.py BUILD_DIR"""
 import json
 import os
@@ -210,6 +211,38 @@ with tempfile.TemporaryDirectory() as d:
           f"bench.py --merge writes bench.json and bench.csv and prints the tables (rc "
           f"{p.returncode}: {p.stderr[-300:]})")
 
+# 9b. bench.py times its pipelines outside clprof (which times every queue,
+# and timed queues slow NVIDIA's pipelines) and takes the kernel times from
+# one shorter pass under it
+calls = []
+real_run = subprocess.run
+
+
+def spy_run(argv, env=None, **kw):
+    if argv and argv[0] == pipeline:
+        calls.append(((env or {}).get("LD_PRELOAD", ""), argv[argv.index("--seconds") + 1]))
+    return real_run(argv, env=env, **kw)
+
+
+ctx = types.SimpleNamespace(
+    args=types.SimpleNamespace(frames=30, warmup=5, seconds=0.3, reps=2, timeout=60, budget=0),
+    t_start=time.time(), env=dict(os.environ), prof=prof, notes=[],
+    bin=lambda name: os.path.join(build, "bench", name))
+blur_mid = "clblur device=cpu sigma=1.1 kernel-size=5"
+subprocess.run = spy_run
+try:
+    got = bench_py.run_pipelines(ctx, "GRAY8", w, h, ["identity", blur_mid])
+finally:
+    subprocess.run = real_run
+check([c[0] for c in calls] == ["", "", prof] and calls[2][1] == "0.2",
+      f"bench.py: two timed passes without clprof, then one of 0.2 s under it ({calls})")
+timed = got.get(blur_mid, [])
+ops = timed[0].get("prof", {}).get("ops", {}) if timed else {}
+check(len(timed) == 2 and all(r.get("prof") is timed[0]["prof"] and "profiled_ms" in r for r in timed)
+      and any(k.startswith("kernel:") for k in ops) and timed[0]["prof"].get("frames", 0) > 0,
+      f"bench.py: each timed result carries the profiled pass's kernel times and frames "
+      f"({[sorted(r) for r in timed]})")
+
 # 10. hostprof: CPU time to the right thread and function; a process it
 # never sampled writes nothing
 import glob                                     # noqa: E402
@@ -251,6 +284,22 @@ with tempfile.TemporaryDirectory() as d:
               and hot_ms > 1.5 * cold_ms,
               f"hostprof wall: main {main_ms:.0f} ms (waiting), hot {hot_ms:.0f}, "
               f"cold {cold_ms:.0f} ({per})")
+
+# 11. transfer_overlap: every way on each CPU device, positive times, the
+# overlap a share of the downloads' time
+probe = os.path.join(build, "bench", "transfer_overlap")
+p = subprocess.run([probe, "cpu", str(w * h * 16), "32"], capture_output=True, text=True,
+                   timeout=300)
+ways = [l.split() for l in p.stdout.splitlines()
+        if l and not l.startswith("#") and len(l.split()) == 6 and l.split()[1][0].isdigit()]
+names = [x[0] for x in ways]
+check(p.returncode == 0 and names[:2] == ["indep", "chain"] and "threads-poll" in names
+      and len(names) % 11 == 0,
+      f"transfer_overlap: the 11 ways on each CPU device (rc {p.returncode}, {names}, "
+      f"{p.stderr[-300:]})")
+check(ways and all(float(x[i]) > 0 for x in ways for i in (1, 2, 3, 4)) and
+      all(0 <= float(x[5].rstrip("%")) <= 100 for x in ways),
+      "transfer_overlap: positive times, overlap between 0 and 100%")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

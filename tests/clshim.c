@@ -22,8 +22,9 @@
  *   CLSHIM_REPORT=PATH  where the report goes at exit ("-" = stderr; unset:
  *       stderr only when objects are left alive).
  * Tests (LD_PRELOADed) reach the same controls through dlsym(RTLD_DEFAULT):
- *   clshim_fail(spec), clshim_live(kind), clshim_injected(), clshim_calls(),
- *   clshim_seen(rule),
+ *   clshim_fail(spec), clshim_live(kind), clshim_created(kind),
+ *   clshim_timed_queues() (queues created with profiling on),
+ *   clshim_injected(), clshim_calls(), clshim_seen(rule),
  *   clshim_set_max_alloc(bytes), clshim_describe(buf, size).
  *
  * The plugin opens libOpenCL RTLD_GLOBAL (gstclplugin.c) so the symbols
@@ -51,6 +52,7 @@ static const char *kind_names[N_KINDS] = {
 };
 static atomic_long live[N_KINDS];
 static atomic_long created[N_KINDS];
+static atomic_long timed_queues;   /* created with CL_QUEUE_PROFILING_ENABLE */
 static atomic_long injected;
 static atomic_long total_calls;
 /* CL_DEVICE_MAX_MEM_ALLOC_SIZE reported to the plugin; 0: the driver's. */
@@ -321,6 +323,13 @@ clshim_created (int kind)
   return kind >= 0 && kind < N_KINDS ? atomic_load (&created[kind]) : 0;
 }
 
+long clshim_timed_queues (void);
+long
+clshim_timed_queues (void)
+{
+  return atomic_load (&timed_queues);
+}
+
 void clshim_set_max_alloc (unsigned long long size);
 void
 clshim_set_max_alloc (unsigned long long size)
@@ -480,6 +489,8 @@ clCreateCommandQueue (cl_context c, cl_device_id d,
   FAIL_OBJ ("clCreateCommandQueue", ON_DEVICE, d);
   cl_command_queue q = r_clCreateCommandQueue (c, d, p, err);
   NEW (K_QUEUE, q);
+  if (q && (p & CL_QUEUE_PROFILING_ENABLE))
+    atomic_fetch_add (&timed_queues, 1);
   return q;
 }
 
@@ -492,6 +503,9 @@ clCreateCommandQueueWithProperties (cl_context c, cl_device_id d,
   FAIL_OBJ ("clCreateCommandQueueWithProperties", ON_DEVICE, d);
   cl_command_queue q = r_clCreateCommandQueueWithProperties (c, d, p, err);
   NEW (K_QUEUE, q);
+  for (int i = 0; q && p && p[i]; i += 2)
+    if (p[i] == CL_QUEUE_PROPERTIES && (p[i + 1] & CL_QUEUE_PROFILING_ENABLE))
+      atomic_fetch_add (&timed_queues, 1);
   return q;
 }
 

@@ -56,19 +56,27 @@ gst_cl_context_init (GstCLContext * self)
       release_program);
 }
 
-/* An in-order queue with profiling on, so times can be read from events. */
+/* An in-order queue, timing its commands if the context does. */
 static cl_command_queue
 create_queue (GstCLContext * self, const gchar * what, GError ** error)
 {
   cl_int status;
   cl_command_queue queue = clCreateCommandQueue (self->context,
-      self->device->device, CL_QUEUE_PROFILING_ENABLE, &status);
+      self->device->device, self->profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
+      &status);
 
   return gst_cl_set_error (status, what, error) ? queue : NULL;
 }
 
 GstCLContext *
 gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
+{
+  return gst_cl_context_new_full (device, TRUE, error);
+}
+
+GstCLContext *
+gst_cl_context_new_full (const GstCLDeviceInfo * device, gboolean profiling,
+    GError ** error)
 {
   cl_int status;
   gint transfer_queues;
@@ -82,6 +90,7 @@ gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
   self->device = device;
+  self->profiling = profiling;
   self->context = clCreateContext (props, 1, &device->device, NULL, NULL,
       &status);
   if (!gst_cl_set_error (status, "clCreateContext", error))
@@ -104,9 +113,9 @@ gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
       gst_cl_env_int (GST_CL_EARLY_DOWNLOADS_ENV, 0, 1, 1);
 
   GST_INFO_OBJECT (self, "created context on %s, %d transfer queues, "
-      "early uploads %s, early downloads %s", device->name, transfer_queues,
-      self->early_uploads ? "on" : "off",
-      self->early_downloads ? "on" : "off");
+      "early uploads %s, early downloads %s, profiling %s", device->name,
+      transfer_queues, self->early_uploads ? "on" : "off",
+      self->early_downloads ? "on" : "off", profiling ? "on" : "off");
   return self;
 
 failed:
@@ -306,7 +315,8 @@ gst_cl_ensure_element_context (GstElement * element,
     return TRUE;
   gst_clear_object (context);
 
-  *context = gst_cl_context_new (device, error);
+  *context = gst_cl_context_new_full (device,
+      gst_cl_env_int (GST_CL_PROFILING_ENV, 0, 1, 0), error);
   if (!*context)
     return FALSE;
 

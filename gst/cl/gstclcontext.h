@@ -53,6 +53,14 @@ struct _GstCLContext
    * whose output goes to a CPU consumer queues the download right after
    * its kernel, and the consumer's map only waits for it. */
   gboolean early_downloads;
+  /* Whether the queues time their commands (CL_QUEUE_PROFILING_ENABLE):
+   * device=auto reads the times to see a loaded GPU, the benchmarks and
+   * checkers read kernel times. Off for the elements' shared contexts
+   * (unless GST_CL_PROFILING=1): on NVIDIA the queued 1080p chain took
+   * 0.12 ms a frame timed against 0.08 untimed, its uploads and downloads
+   * kept from running at the same time (docs/PERFORMANCE.md, "Session
+   * 37"). */
+  gboolean profiling;
 
   /*< private >*/
   gint64 counters[GST_CL_N_COUNTERS];
@@ -60,8 +68,13 @@ struct _GstCLContext
   GHashTable *programs;         /* cache key -> cl_program */
 };
 
+/* A context whose queues time their commands (the benchmarks, the
+ * checkers, device=auto); gst_cl_context_new_full () lets the caller
+ * choose. */
 GstCLContext *gst_cl_context_new (const GstCLDeviceInfo * device,
     GError ** error);
+GstCLContext *gst_cl_context_new_full (const GstCLDeviceInfo * device,
+    gboolean profiling, GError ** error);
 
 void gst_cl_context_count (GstCLContext * context, GstCLCounter counter,
     gint64 n);
@@ -75,6 +88,9 @@ gboolean gst_cl_context_wait (GstCLContext * context, cl_event event);
 /* 0: every transfer on the main queue; 1: uploads on their own; 2 (the
  * default): uploads and downloads each on their own. */
 #define GST_CL_TRANSFER_QUEUES_ENV "GST_CL_TRANSFER_QUEUES"
+/* 1: the elements' shared contexts time their commands too, as before
+ * session 37 (0, the default: they do not). */
+#define GST_CL_PROFILING_ENV "GST_CL_PROFILING"
 /* 1 (the default): uploads at the writer's unmap where there is an upload
  * queue; 0: when a kernel first maps the frame, in the reader's thread. */
 #define GST_CL_EARLY_UPLOADS_ENV "GST_CL_EARLY_UPLOADS"

@@ -200,12 +200,27 @@ cl_free (GstAllocator * allocator, GstMemory * memory)
 }
 
 /* Before a command on a transfer queue waits for the memory's last
- * command: a command may only wait on events of commands that have been
- * submitted, so the main queue, where that one is, is flushed. */
+ * command. One that has ended is forgotten: there is nothing to wait for,
+ * and the thread (a writer's, for an early upload) leaves alone the main
+ * queue that another thread fills; on NVIDIA a flush of it from there costs
+ * the queued chain (docs/PERFORMANCE.md, "Session 37"). One still queued is
+ * submitted first, as a command may only wait on events of commands that
+ * have been submitted. */
 static gboolean
 submit_last_command (GstCLMemory * mem)
 {
-  return !mem->last_event ||
+  cl_int exec;
+
+  if (!mem->last_event)
+    return TRUE;
+  if (clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (exec), &exec, NULL) != CL_SUCCESS)
+    exec = CL_QUEUED;
+  if (exec == CL_COMPLETE) {
+    replace_event (mem, NULL);
+    return TRUE;
+  }
+  return exec != CL_QUEUED ||
       gst_cl_result (clFlush (mem->context->queue), "clFlush");
 }
 
@@ -232,11 +247,12 @@ static gboolean
 queue_upload (GstCLMemory * mem, cl_event * event)
 {
   GstCLContext *ctx = mem->context;
-  cl_uint n_wait = mem->last_event ? 1 : 0;
+  cl_uint n_wait;
   cl_int status;
 
   if (!submit_last_command (mem))
     return FALSE;
+  n_wait = mem->last_event ? 1 : 0;
   status = clEnqueueWriteBuffer (ctx->upload_queue, mem->buffer, CL_FALSE,
       0, mem->alloc_size, mem->host_ptr, n_wait,
       n_wait ? &mem->last_event : NULL, event);
@@ -326,6 +342,7 @@ static gboolean
 download (GstCLMemory * mem, cl_event * event)
 {
   GstCLContext *ctx = mem->context;
+  cl_uint n_wait;
   cl_int status;
 
   /* Without the event of the command that wrote the memory, only the main
@@ -339,8 +356,10 @@ download (GstCLMemory * mem, cl_event * event)
    * that did. */
   if (!submit_last_command (mem))
     return FALSE;
+  n_wait = mem->last_event ? 1 : 0;
   status = clEnqueueReadBuffer (ctx->download_queue, mem->buffer, CL_FALSE,
-      0, mem->alloc_size, mem->host_ptr, 1, &mem->last_event, event);
+      0, mem->alloc_size, mem->host_ptr, n_wait,
+      n_wait ? &mem->last_event : NULL, event);
   return gst_cl_result (status, "clEnqueueReadBuffer(download)");
 }
 
