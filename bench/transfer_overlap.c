@@ -6,12 +6,12 @@
  * (upload queue), runs its kernels (main queue) and moves it out (download
  * queue). The bus carries both directions at once, so the pace can be one
  * transfer, not the two one after the other. This program drives that
- * pattern from one thread, with K frames in flight (each slot's pinned host
- * copy is reused once its download ends, as a pool of K frames is), in the
- * ways the plugin could order the commands, and prints per way the time a
- * frame (wall clock, queues without profiling), and from profiling events
- * how much of the downloads ran while an upload ran and each transfer's
- * median time.
+ * pattern from one thread or three, with 8 frames in flight (each slot's
+ * pinned host copy is reused once its download ends, as a pool of 8 frames
+ * is), in the ways the plugin could order the commands, and prints per way
+ * the time a frame with untimed queues and with timed ones (wall clock),
+ * and from the timed run's profiling events how much of the downloads' time
+ * an upload ran beside and each transfer's median time.
  *
  *   transfer_overlap [gpu|cpu|all] [bytes] [frames]
  *
@@ -35,8 +35,8 @@
  *   threads-plugin  as threads, plus threads-flush's flush and
  *               threads-barrier's barrier
  *   threads-flush   as threads, the writer flushing the main queue before
- *               its upload waits on a kernel there (as the plugin did up to
- *               session 36)
+ *               its upload waits on a kernel there (as the plugin's early
+ *               upload did in session 36 whenever that kernel had not ended)
  *   threads-barrier as threads, the chain's thread putting a barrier on the
  *               slot's previous download (ended) before the kernel that
  *               overwrites it
