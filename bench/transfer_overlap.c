@@ -213,6 +213,16 @@ run_kernels (Rig * rig, gint s)
   return ev;
 }
 
+/* Slot @s's upload, after *@wait's command where @wait is given, and
+ * submitted; @up: its end. */
+static void
+queue_upload (Rig * rig, gint s, cl_event * wait, cl_event * up)
+{
+  CHECK (clEnqueueWriteBuffer (rig->up_q, rig->dev_in[s], CL_FALSE, 0,
+          rig->bytes, rig->host_in[s], wait ? 1 : 0, wait, up));
+  CHECK (clFlush (rig->up_q));
+}
+
 /* Frame @i's upload, barrier and kernels; returns the last kernel's event
  * (none for WAY_INDEP). */
 static cl_event
@@ -222,10 +232,7 @@ queue_frame (Rig * rig, Way way, gint i, cl_event * up, cl_event * slot_kernel)
   gboolean wait_last = way != WAY_CHAIN_FREE && *slot_kernel;
   cl_event ev;
 
-  CHECK (clEnqueueWriteBuffer (rig->up_q, rig->dev_in[s], CL_FALSE, 0,
-          rig->bytes, rig->host_in[s], wait_last ? 1 : 0,
-          wait_last ? slot_kernel : NULL, up));
-  CHECK (clFlush (rig->up_q));
+  queue_upload (rig, s, wait_last ? slot_kernel : NULL, up);
   if (way == WAY_INDEP)
     return NULL;
   CHECK (clEnqueueBarrierWithWaitList (rig->main_q, 1, up, NULL));
@@ -292,10 +299,8 @@ writer_thread (gpointer data)
     if ((t->way == WAY_THREADS_PLUGIN || t->way == WAY_THREADS_FLUSH)
         && wait_last)
       CHECK (clFlush (t->rig->main_q));
-    CHECK (clEnqueueWriteBuffer (t->rig->up_q, t->rig->dev_in[s], CL_FALSE,
-            0, t->rig->bytes, t->rig->host_in[s], wait_last ? 1 : 0,
-            wait_last ? &t->slot_kernel[s] : NULL, &t->up[i]));
-    CHECK (clFlush (t->rig->up_q));
+    queue_upload (t->rig, s, wait_last ? &t->slot_kernel[s] : NULL,
+        &t->up[i]);
     g_async_queue_push (t->uploaded, FRAME_PTR (i));
   }
   return NULL;

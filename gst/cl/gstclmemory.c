@@ -75,6 +75,19 @@ is_direct (GstCLMemory * mem)
       is_unified (mem);
 }
 
+/* The execution status of @event's command; CL_QUEUED where it cannot be
+ * read (the caller then treats it as not yet run). */
+static cl_int
+command_status (cl_event event)
+{
+  cl_int exec;
+
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (exec), &exec, NULL) != CL_SUCCESS)
+    return CL_QUEUED;
+  return exec;
+}
+
 /* Waits until the command of *@slot has completed. FALSE when that
  * command failed or the wait did: the contents are then undefined and the
  * event is kept, so every later CPU map fails too until a new command
@@ -82,13 +95,11 @@ is_direct (GstCLMemory * mem)
 static gboolean
 wait_for (GstCLMemory * mem, cl_event * slot)
 {
-  cl_int exec = CL_COMPLETE;
+  cl_int exec;
 
   if (!*slot)
     return TRUE;
-  if (clGetEventInfo (*slot, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (exec), &exec, NULL) != CL_SUCCESS)
-    exec = CL_QUEUED;
+  exec = command_status (*slot);
   if (exec > CL_COMPLETE && !gst_cl_context_wait (mem->context, *slot))
     return FALSE;
   if (exec < 0) {
@@ -213,9 +224,7 @@ submit_last_command (GstCLMemory * mem)
 
   if (!mem->last_event)
     return TRUE;
-  if (clGetEventInfo (mem->last_event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (exec), &exec, NULL) != CL_SUCCESS)
-    exec = CL_QUEUED;
+  exec = command_status (mem->last_event);
   if (exec == CL_COMPLETE) {
     replace_event (mem, NULL);
     return TRUE;
