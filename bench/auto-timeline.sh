@@ -11,8 +11,9 @@
 # LOAD_ARGS: more tools/gpu-load options (e.g. "--launch-ms 50");
 # LOADERS: how many gpu-load processes (1; the first one's times count);
 # TIMELINE_FORMAT, TIMELINE_CHAIN: the pipeline (build/bench/auto_timeline);
-# SKIP_WARMUP=1: no warm-up run first; GST_CL_AUTO, GST_CL_AUTO_SOURCES
-# pass through (docs/AUTO.md has the forced runs).
+# SKIP_WARMUP=1: no warm-up run first; MODES: which of "auto gpu cpu" to
+# run (all three); GST_CL_AUTO, GST_CL_AUTO_SOURCES pass through
+# (docs/AUTO.md has the forced runs).
 set -eu
 out=${1:?usage: auto-timeline.sh OUT [SECONDS] [LOAD_AT] [LOAD_FOR]}
 seconds=${2:-30}
@@ -37,7 +38,7 @@ if [ -z "${SKIP_WARMUP:-}" ]; then
       "$out/warmup-events.csv"
 fi
 
-for mode in auto gpu cpu; do
+for mode in ${MODES:-auto gpu cpu}; do
   case $mode in gpu) dev=${PIN_GPU:-gpu};; cpu) dev=${PIN_CPU:-cpu};; *) dev=auto;; esac
   echo "=== device=$dev ($(date +%T))"
   loads=
@@ -57,10 +58,10 @@ for mode in auto gpu cpu; do
   wait $loads
   cat "$out/load-$mode.txt"
 done
-"$py" - "$out" <<'PY'
+"$py" - "$out" ${MODES:-auto gpu cpu} <<'PY'
 import csv, sys
-out = sys.argv[1]
-for mode in ("auto", "gpu", "cpu"):
+out, modes = sys.argv[1], sys.argv[2:]
+for mode in modes:
     rows = list(csv.DictReader(open(f"{out}/{mode}.csv")))
     load = dict(l.split() for l in open(f"{out}/load-{mode}.txt"))
     on, off = float(load["load-on"]), float(load["load-off"])
@@ -75,21 +76,25 @@ for mode in ("auto", "gpu", "cpu"):
           f"{last.get('wrapped_inputs')} (context the chain ended on), "
           f"load sampling on the streaming thread "
           f"{last.get('inline_sample_ms')} ms")
+if "auto" not in modes:
+    sys.exit(0)
 # device=auto while it ran on the CPU device against device=cpu under the
 # same load: they should match (the H200 run had 60-70 against ~90).
 auto = list(csv.DictReader(open(f"{out}/auto.csv")))
-cpu = list(csv.DictReader(open(f"{out}/cpu.csv")))
 on_cpu = [float(r["fps"]) for r in auto[1:] if r["device"] == "cpu"]
-lc = dict(l.split() for l in open(f"{out}/load-cpu.txt"))
-pinned = [float(r["fps"]) for r in cpu
-          if float(lc["load-on"]) <= float(r["time"]) < float(lc["load-off"])]
-whole = [float(r["fps"]) for r in cpu[1:]]
+pinned = whole = []
+if "cpu" in modes:
+    cpu = list(csv.DictReader(open(f"{out}/cpu.csv")))
+    lc = dict(l.split() for l in open(f"{out}/load-cpu.txt"))
+    pinned = [float(r["fps"]) for r in cpu if float(lc["load-on"]) <=
+              float(r["time"]) < float(lc["load-off"])]
+    whole = [float(r["fps"]) for r in cpu[1:]]
 if on_cpu and pinned:
     print(f"auto on the CPU device {sum(on_cpu) / len(on_cpu):.1f} fps "
           f"({len(on_cpu)} samples), device=cpu under the load "
           f"{sum(pinned) / len(pinned):.1f} fps, whole run "
           f"{sum(whole) / len(whole):.1f} fps")
-else:
+elif not on_cpu:
     print("auto never ran on the CPU device")
 ev = list(csv.DictReader(open(f"{out}/auto-events.csv")))
 load = dict(l.split() for l in open(f"{out}/load-auto.txt"))

@@ -3,7 +3,7 @@
 asserted): bench_pipeline's frames, counters and per-frame windows, the
 clprof shim's kernel accounting, bench_floor's device lines, hostprof's
 threads and functions, bench.py's timed and profiled passes,
-transfer_overlap's ways.
+transfer_overlap's ways, auto-timeline.sh's modes.
 Usage: test_bench_tools.py BUILD_DIR"""
 import json
 import os
@@ -300,6 +300,30 @@ check(p.returncode == 0 and names[:2] == ["indep", "chain"] and "threads-poll" i
 check(ways and all(float(x[i]) > 0 for x in ways for i in (1, 2, 3, 4)) and
       all(0 <= float(x[5].rstrip("%")) <= 100 for x in ways),
       "transfer_overlap: positive times, overlap between 0 and 100%")
+
+# 12. auto-timeline.sh with MODES=auto only: a dry run on two PoCL devices
+# (the first plays the GPU and takes the load), as docs/AUTO.md gives it;
+# the summary names auto and no other mode.
+src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with tempfile.TemporaryDirectory() as d:
+    for name, target in (("build", os.path.abspath(build)),
+                         ("bench", os.path.join(src, "bench")),
+                         ("tools", os.path.join(src, "tools"))):
+        os.symlink(target, os.path.join(d, name))
+    env = dict(os.environ, POCL_DEVICES="pthread pthread", GST_CL_AUTO_DEVICES="0.0,0.1",
+               SIZE="160x120", LOAD_DEVICE="0.0", PIN_GPU="0.0", PIN_CPU="0.1",
+               MODES="auto", SKIP_WARMUP="1", PYTHON=sys.executable)
+    env.pop("GST_CL_AUTO", None)        # the suite's switching=false
+    p = subprocess.run(["bash", "bench/auto-timeline.sh", os.path.join(d, "out"), "3", "1", "1"],
+                       cwd=d, capture_output=True, text=True, timeout=120, env=env)
+    out = os.path.join(d, "out")
+    rows = open(os.path.join(out, "auto.csv")).read().splitlines() \
+        if os.path.exists(os.path.join(out, "auto.csv")) else []
+    check(p.returncode == 0 and "auto  fps before" in p.stdout and
+          "gpu   fps" not in p.stdout and "cpu   fps" not in p.stdout and
+          not os.path.exists(os.path.join(out, "gpu.csv")) and len(rows) > 2,
+          f"auto-timeline.sh MODES=auto: only auto ran and was summarised (rc {p.returncode}, "
+          f"{len(rows)} CSV lines, {p.stdout[-300:]} {p.stderr[-300:]})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

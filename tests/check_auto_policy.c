@@ -260,6 +260,50 @@ GST_END_TEST;
  * 10 ms a frame. With the CPU's time known before the first move (the
  * warm-up estimate) the chain stays; once the GPU gets slower than the CPU
  * by the margin, it leaves. */
+/* The H200 under four busy-loop processes (session 38, run 4): the GPU
+ * runs a 640x480 chain in 0.017 ms a frame, but every frame waits some
+ * 7 ms for a time slice; the CPU device takes 0.5 ms. Leaving on the
+ * measured latency, the policy must not come back on the time-slice model
+ * (0.017 ms / (1 - 0.95) = 0.34 ms, "faster than the CPU") while the
+ * load lasts: it flapped every 1.5 s. It returns when the load ends. */
+GST_START_TEST (test_policy_time_slices)
+{
+  GstCLPolicyParams p;
+  GstCLPolicy pol;
+  gint64 t = 0;
+  guint i;
+  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
+
+  test_params (&p);
+  gst_cl_policy_init (&pol, &p, GPU, 0);
+  gst_cl_policy_set_estimate (&pol, CPU, 0.34);
+  for (i = 0; i < 20; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
+  /* The load: NVML cannot see our PID, so no busy figure on the GPU. */
+  for (i = 0; i < 10 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, -1, 6.8);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  fail_unless_equals_int (pol.active, CPU);
+  /* Off the GPU, NVML's device figure is all others': busy 1.0. */
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, 1.0, 0.5), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.switches, 1);
+  /* The load ends. */
+  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, 0.0, 0.5);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_FREE);
+  fail_unless_equals_int (i, p.down_windows);
+  /* Back on the free GPU: a new load between the thresholds, on the CPU
+   * again later, uses what the GPU measured under this one, not the old
+   * load's figure. */
+  for (i = 0; i < 20; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.active, GPU);
+  fail_unless (pol.loaded_ms < 0, "a stale loaded time: %f", pol.loaded_ms);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_policy_standby_estimate)
 {
   GstCLPolicyParams p;
@@ -333,20 +377,23 @@ GST_START_TEST (test_policy_params)
 
   gst_cl_policy_params_init (&p);
   fail_unless_equals_int (p.up_windows, GST_CL_POLICY_DEFAULT_UP_WINDOWS);
+  fail_unless_equals_int (p.latency_interval_ms, 1);
   gst_cl_policy_params_parse (&p, "up-windows=4, busy-high=0.9,"
-      "busy-low=0.2,min-dwell-ms=250,kernel-time=false,switching=true",
-      &warnings);
+      "busy-low=0.2,min-dwell-ms=250,kernel-time=false,switching=true,"
+      "latency-interval-ms=0", &warnings);
   fail_unless (warnings == NULL, "%s", warnings);
   fail_unless_equals_int (p.up_windows, 4);
   fail_unless_equals_int (p.min_dwell_ms, 250);
+  fail_unless_equals_int (p.latency_interval_ms, 0);
   fail_unless (p.busy_high == 0.9 && p.busy_low == 0.2 && !p.kernel_time);
 
   gst_cl_policy_params_parse (&p, "busy-high=7,up-windows=x,bogus=1,"
-      "margin=0.5", &warnings);
+      "margin=0.5,latency-interval-ms=-3", &warnings);
   fail_unless (warnings != NULL);
   fail_unless (strstr (warnings, "busy-high=7: out of range, clamped"));
   fail_unless (strstr (warnings, "up-windows=x: not a whole number"));
   fail_unless (strstr (warnings, "bogus=1: unknown knob"));
+  fail_unless (strstr (warnings, "latency-interval-ms=-3"), "%s", warnings);
   fail_unless (p.busy_high == 1.0 && p.margin == 1.0);
   fail_unless_equals_int (p.up_windows, 4);
   g_free (warnings);
@@ -667,6 +714,7 @@ auto_policy_suite (void)
   tcase_add_test (tc, test_policy_kernel_time);
   tcase_add_test (tc, test_policy_gpu_still_faster);
   tcase_add_test (tc, test_policy_standby_estimate);
+  tcase_add_test (tc, test_policy_time_slices);
   tcase_add_test (tc, test_policy_params);
   suite_add_tcase (s, tl);
   tcase_add_test (tl, test_fdinfo_parse);

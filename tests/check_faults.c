@@ -539,6 +539,9 @@ typedef struct
   guint warnings;
   guint injected;
   long seen;                    /* calls the spec's first rule counted */
+  long seen2;                   /* ... its second rule */
+  gdouble auto_ms;              /* the element "blur"'s auto-ms-per-frame
+                                 * at the end (-1: none) */
 } ARun;
 
 static void
@@ -604,7 +607,7 @@ run_auto (const gchar * pipeline, const gchar * spec, gboolean moving,
   gchar *desc = g_strdup_printf ("appsrc name=src format=time caps="
       "video/x-raw,format=GRAY8,width=%d,height=%d,framerate=30/1 ! %s ! "
       "appsink name=sink sync=false", AW, AH, pipeline);
-  GstElement *pipe, *src, *sink;
+  GstElement *pipe, *src, *sink, *blur;
   GstBus *bus;
   GstMessage *msg;
   GstSample *sample;
@@ -668,10 +671,22 @@ run_auto (const gchar * pipeline, const gchar * spec, gboolean moving,
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
               GST_MESSAGE_WARNING)))
     take_message (r, msg);
+  r->auto_ms = -1;
+  if ((blur = gst_bin_get_by_name (GST_BIN (pipe), "blur"))) {
+    GstStructure *stats = NULL;
+    g_object_get (blur, "stats", &stats, NULL);
+    if (!stats || !gst_structure_get_double (stats, "auto-ms-per-frame",
+            &r->auto_ms))
+      r->auto_ms = -1;
+    if (stats)
+      gst_structure_free (stats);
+    gst_object_unref (blur);
+  }
   fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   r->injected = shim_injected () - before;
   r->seen = shim_seen (0);
+  r->seen2 = shim_seen (1);
   if (spec)
     shim_fail ("");
   gst_object_unref (bus);
@@ -829,24 +844,89 @@ GST_START_TEST (test_auto_fault_while_running)
 }
 GST_END_TEST;
 
-/* device=auto's contexts time their queues: its load watch reads the
- * times of each frame's commands. */
-GST_START_TEST (test_auto_queues_timed)
+/* device=auto's contexts leave the queues that do the work untimed too
+ * (as the elements' shared ones, above). Its load watch reads a frame's
+ * latency from a 4-byte probe on a timed queue of its own, queueing no
+ * marker, and the windows get a time per frame; with GST_CL_PROFILING=1
+ * every queue is timed and the latency runs from a marker before the
+ * work, with no probes. */
+GST_START_TEST (test_auto_queues_untimed)
 {
-  ARun r;
-  long queues_before, timed_before, queues;
+  gchar *knobs = g_strdup (g_getenv ("GST_CL_AUTO"));
+  long every_frame = 0;
 
   load_shim ();
-  queues_before = shim_created (K_QUEUE);
-  timed_before = shim_timed_queues ();
-  run_auto (AUTO_CHAIN, NULL, FALSE, 0, 10, &r);
-  fail_unless_equals_int (r.n, 10);
-  arun_clear (&r);
-  queues = shim_created (K_QUEUE) - queues_before;
-  g_print ("device=auto: %ld queues created, %ld timed\n", queues,
-      shim_timed_queues () - timed_before);
-  fail_unless (queues > 0, "no queue created: the test proves nothing");
-  fail_unless_equals_int (shim_timed_queues () - timed_before, queues);
+  /* The latency signal on (the suite's knobs turn it off), every frame
+   * timed, windows of 5 frames; nothing but a fault could move the chain
+   * off 0.0 this soon. */
+  g_setenv ("GST_CL_AUTO", "window-frames=5,window-ms=0,up-windows=1000,"
+      "latency-interval-ms=0", TRUE);
+  for (gint timed = 0; timed <= 1; timed++) {
+    ARun r;
+    long queues_before = shim_created (K_QUEUE);
+    long timed_before = shim_timed_queues ();
+    long queues, timed_queues, markers, probes;
+
+    if (timed)
+      g_setenv ("GST_CL_PROFILING", "1", TRUE);
+    else
+      g_unsetenv ("GST_CL_PROFILING");
+    /* Rules that never fire count the markers and the probes queued. */
+    run_auto (AUTO_CHAIN, "clEnqueueMarkerWithWaitList:100000000,"
+        "clEnqueueFillBuffer:100000000", FALSE, 0, 20, &r);
+    queues = shim_created (K_QUEUE) - queues_before;
+    timed_queues = shim_timed_queues () - timed_before;
+    markers = r.seen;
+    probes = r.seen2;
+    g_print ("device=auto, GST_CL_PROFILING=%d: %ld queues created, %ld "
+        "timed, %ld markers and %ld probes queued, %.3f ms a frame in the "
+        "last window\n", timed, queues, timed_queues, markers, probes,
+        r.auto_ms);
+    fail_unless_equals_int (r.n, 20);
+    fail_unless (r.error == NULL, "%s", r.error ? r.error->message : "");
+    fail_unless (queues > 0, "no queue created: the test proves nothing");
+    if (timed) {
+      fail_unless_equals_int (timed_queues, queues);
+      fail_unless (markers >= 20, "%ld markers for 20 frames", markers);
+      fail_unless_equals_int (probes, 0);
+    } else {
+      /* Two devices: each a queue for the work and one for the probes. */
+      fail_unless_equals_int (queues, 4);
+      fail_unless_equals_int (timed_queues, 2);
+      fail_unless_equals_int (markers, 0);
+      fail_unless (probes >= 40, "%ld probes for 20 frames of two "
+          "elements", probes);
+      every_frame = probes;
+    }
+    /* Frames of 96x64 take well under a second on any device. */
+    fail_unless (r.auto_ms > 0 && r.auto_ms < 1000,
+        "no latency measured (%.3f ms a frame)", r.auto_ms);
+    arun_clear (&r);
+  }
+
+  /* An interval (1 ms by default) times fewer frames than run. */
+  g_unsetenv ("GST_CL_PROFILING");
+  g_setenv ("GST_CL_AUTO", "window-frames=5,window-ms=0,up-windows=1000,"
+      "latency-interval-ms=1000", TRUE);
+  {
+    ARun r;
+    run_auto (AUTO_CHAIN, "clEnqueueFillBuffer:100000000", FALSE, 0, 20, &r);
+    g_print ("latency-interval-ms=1000: %ld probes for 20 frames (%ld with "
+        "every frame timed)\n", r.seen, every_frame);
+    fail_unless_equals_int (r.n, 20);
+    /* The 40 frame probes (20 frames, two elements) are now each
+     * element's first, and another if the run lasts a second; the
+     * standby's warm-up launches are timed either way. */
+    fail_unless (r.seen > 0 && r.seen <= every_frame - 40 + 4,
+        "%ld probes", r.seen);
+    arun_clear (&r);
+  }
+
+  if (knobs)
+    g_setenv ("GST_CL_AUTO", knobs, TRUE);
+  else
+    g_unsetenv ("GST_CL_AUTO");
+  g_free (knobs);
 }
 GST_END_TEST;
 
@@ -1032,7 +1112,7 @@ faults_suite (void)
   /* The "auto-faults" test runs these (two PoCL devices); "faults" does
    * not (GST_CHECKS and GST_CHECKS_IGNORE in tests/meson.build). */
   tcase_add_test (tc, test_auto_fault_while_running);
-  tcase_add_test (tc, test_auto_queues_timed);
+  tcase_add_test (tc, test_auto_queues_untimed);
   tcase_add_test (tc, test_auto_fault_no_way_out);
   tcase_add_test (tc, test_auto_fault_at_start);
   tcase_add_test (tc, test_auto_fault_optflow);

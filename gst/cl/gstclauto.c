@@ -322,14 +322,20 @@ gst_cl_auto_new (const GstCLDeviceInfo * preferred,
   gchar *warnings = NULL;
   GError *errs[GST_CL_N_SLOTS] = { NULL, NULL };
   guint failed = GST_CL_N_SLOTS;
+  GstCLTiming timing;
 
   gst_object_ref_sink (self);
   self->devices[GST_CL_SLOT_PREFERRED] = preferred;
   self->devices[GST_CL_SLOT_FALLBACK] = fallback;
+  /* The load watch reads each frame's latency on the device's clock, but
+   * timing the queues that do the work made NVIDIA's queued 1080p chain
+   * twice as slow: a timed queue of probes instead (docs/AUTO.md). */
+  timing = gst_cl_timing_requested (GST_CL_TIMING_PROBE);
   /* One device that cannot be opened leaves the other: the group runs
    * there (a fault at start), and only both failing is an error. */
   for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
-    self->contexts[s] = gst_cl_context_new (self->devices[s], &errs[s]);
+    self->contexts[s] = gst_cl_context_new_full (self->devices[s], timing,
+        &errs[s]);
     if (!self->contexts[s])
       failed = s;
   }
@@ -548,29 +554,33 @@ typedef struct
   GstCLAuto *group;
   gpointer who;
   guint slot;
-  cl_event marker;
+  cl_event start;
 } Track;
 
 static void
-track_done (cl_event done, cl_int status, void *user_data)
+track_done (cl_event end_event, cl_int status, void *user_data)
 {
   Track *t = user_data;
   GstCLAuto *self = t->group;
   cl_ulong start = 0, end = 0;
 
   if (status == CL_COMPLETE &&
-      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_END, sizeof (end),
-          &end, NULL) == CL_SUCCESS) {
+      clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_END,
+          sizeof (end), &end, NULL) == CL_SUCCESS) {
     /* From when the frame's work was queued: under a time-sliced GPU the
      * wait for a slice is where a load shows, not in the kernels. A driver
      * without marker timestamps falls back to the last command's. */
-    if (clGetEventProfilingInfo (t->marker, CL_PROFILING_COMMAND_QUEUED,
+    if (clGetEventProfilingInfo (t->start, CL_PROFILING_COMMAND_QUEUED,
             sizeof (start), &start, NULL) != CL_SUCCESS || start == 0)
-      clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_QUEUED,
+      clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_QUEUED,
           sizeof (start), &start, NULL);
   }
-  clReleaseEvent (t->marker);
-  clReleaseEvent (done);
+  if (status == CL_COMPLETE && !(end > start && start > 0) &&
+      g_atomic_int_add (&self->untimed_probes, 1) == 0)
+    GST_WARNING_OBJECT (self, "the device gave no times for a frame's "
+        "latency: device=auto moves on its load sources and faults only");
+  clReleaseEvent (t->start);
+  clReleaseEvent (end_event);
 
   g_mutex_lock (&self->lock);
   if (end > start && start > 0 && t->slot == self->window_slot) {
@@ -594,26 +604,32 @@ gst_cl_auto_tracks_kernel_time (GstCLAuto * self)
   return self->policy.p.kernel_time;
 }
 
+gint64
+gst_cl_auto_latency_interval_us (GstCLAuto * self)
+{
+  return (gint64) self->policy.p.latency_interval_ms * 1000;
+}
+
 void
 gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
-    cl_event marker, cl_event done)
+    cl_event start, cl_event end)
 {
   Track *t;
 
-  if (!marker || !done)
+  if (!start || !end)
     return;
   t = g_new0 (Track, 1);
   t->group = self;
   t->who = who;
   t->slot = slot;
-  t->marker = marker;
-  clRetainEvent (marker);
-  clRetainEvent (done);
+  t->start = start;
+  clRetainEvent (start);
+  clRetainEvent (end);
   g_mutex_lock (&self->lock);
   self->pending++;
   g_mutex_unlock (&self->lock);
-  if (clSetEventCallback (done, CL_COMPLETE, track_done, t) != CL_SUCCESS)
-    track_done (done, CL_INVALID_EVENT, t);
+  if (clSetEventCallback (end, CL_COMPLETE, track_done, t) != CL_SUCCESS)
+    track_done (end, CL_INVALID_EVENT, t);
 }
 
 void

@@ -67,6 +67,7 @@ struct _GstCLAuto
   GHashTable *latency;          /* element -> its frames' latency in this
                                  * window (ns, frames) */
   gint pending;                 /* timing callbacks not run yet */
+  gint untimed_probes;          /* atomic: probes that gave no times */
   GHashTable *estimates;        /* element -> gdouble[GST_CL_N_SLOTS]: its
                                  * timed warm-up launch per device, ms */
   gdouble estimate_ms[GST_CL_N_SLOTS];  /* their sum, < 0 none */
@@ -113,13 +114,19 @@ guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
  * fixed for the group's life): if not, elements queue no markers. */
 gboolean gst_cl_auto_tracks_kernel_time (GstCLAuto * self);
 
-/* Records QUEUED(@marker) to END(@done), the device latency of @who's
- * work for one frame on @slot (waiting for a GPU time slice included),
- * once @done completes. Never waits. The window's time per frame is the
- * largest element's mean: the elements' intervals overlap, the last
- * element's spans the chain. */
+/* How often an element tracks a frame's latency (knob
+ * latency-interval-ms): at most once in this many microseconds. */
+gint64 gst_cl_auto_latency_interval_us (GstCLAuto * self);
+
+/* Records QUEUED(@start) to END(@end) on the device's clock, the latency
+ * of @who's work for one frame on @slot (waiting for a GPU time slice
+ * included), once @end completes: @start a marker queued before the work
+ * and @end its last command (timed queues, GST_CL_PROFILING=1), or both a
+ * probe queued after it (gst_cl_context_probe). Never waits. The window's
+ * time per frame is the largest element's mean: the elements' intervals
+ * overlap, the last element's spans the chain. */
 void gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
-    cl_event marker, cl_event done);
+    cl_event start, cl_event end);
 
 /* @who's work for one frame took @ms on @slot's device in a warm-up launch
  * (before the chain ran there). The chain's estimate for @slot, the sum

@@ -29,6 +29,10 @@ gst_cl_context_finalize (GObject * object)
   release_queue (self->upload_queue);
   release_queue (self->download_queue);
   release_queue (self->queue);
+  /* After the queue whose events the probes wait for. */
+  release_queue (self->probe_queue);
+  if (self->probe_buffer)
+    clReleaseMemObject (self->probe_buffer);
   g_clear_pointer (&self->programs, g_hash_table_unref);
   if (self->context)
     clReleaseContext (self->context);
@@ -56,14 +60,14 @@ gst_cl_context_init (GstCLContext * self)
       release_program);
 }
 
-/* An in-order queue, timing its commands if the context does. */
+/* An in-order queue, timing its commands if @timed. */
 static cl_command_queue
-create_queue (GstCLContext * self, const gchar * what, GError ** error)
+create_queue (GstCLContext * self, gboolean timed, const gchar * what,
+    GError ** error)
 {
   cl_int status;
   cl_command_queue queue = clCreateCommandQueue (self->context,
-      self->device->device, self->profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
-      &status);
+      self->device->device, timed ? CL_QUEUE_PROFILING_ENABLE : 0, &status);
 
   return gst_cl_set_error (status, what, error) ? queue : NULL;
 }
@@ -71,11 +75,18 @@ create_queue (GstCLContext * self, const gchar * what, GError ** error)
 GstCLContext *
 gst_cl_context_new (const GstCLDeviceInfo * device, GError ** error)
 {
-  return gst_cl_context_new_full (device, TRUE, error);
+  return gst_cl_context_new_full (device, GST_CL_TIMING_ALL, error);
+}
+
+GstCLTiming
+gst_cl_timing_requested (GstCLTiming otherwise)
+{
+  return gst_cl_env_int (GST_CL_PROFILING_ENV, 0, 1, 0) ? GST_CL_TIMING_ALL :
+      otherwise;
 }
 
 GstCLContext *
-gst_cl_context_new_full (const GstCLDeviceInfo * device, gboolean profiling,
+gst_cl_context_new_full (const GstCLDeviceInfo * device, GstCLTiming timing,
     GError ** error)
 {
   cl_int status;
@@ -90,23 +101,34 @@ gst_cl_context_new_full (const GstCLDeviceInfo * device, gboolean profiling,
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
   self->device = device;
-  self->profiling = profiling;
+  self->profiling = timing == GST_CL_TIMING_ALL;
   self->context = clCreateContext (props, 1, &device->device, NULL, NULL,
       &status);
   if (!gst_cl_set_error (status, "clCreateContext", error))
     goto failed;
 
-  self->queue = create_queue (self, "clCreateCommandQueue", error);
+  self->queue = create_queue (self, self->profiling, "clCreateCommandQueue",
+      error);
   if (!self->queue)
     goto failed;
   transfer_queues = device->host_unified_memory ? 0 :
       gst_cl_env_int (GST_CL_TRANSFER_QUEUES_ENV, 0, 2, 2);
   if (transfer_queues >= 1 && !(self->upload_queue = create_queue (self,
-              "clCreateCommandQueue(uploads)", error)))
+              self->profiling, "clCreateCommandQueue(uploads)", error)))
     goto failed;
   if (transfer_queues >= 2 && !(self->download_queue = create_queue (self,
-              "clCreateCommandQueue(downloads)", error)))
+              self->profiling, "clCreateCommandQueue(downloads)", error)))
     goto failed;
+  if (timing == GST_CL_TIMING_PROBE) {
+    self->probe_queue = create_queue (self, TRUE,
+        "clCreateCommandQueue(probes)", error);
+    if (!self->probe_queue)
+      goto failed;
+    self->probe_buffer = clCreateBuffer (self->context, CL_MEM_READ_WRITE,
+        64, NULL, &status);
+    if (!gst_cl_set_error (status, "clCreateBuffer(probes)", error))
+      goto failed;
+  }
   self->early_uploads = self->upload_queue != NULL &&
       gst_cl_env_int (GST_CL_EARLY_UPLOADS_ENV, 0, 1, 1);
   self->early_downloads = self->download_queue != NULL &&
@@ -115,7 +137,8 @@ gst_cl_context_new_full (const GstCLDeviceInfo * device, gboolean profiling,
   GST_INFO_OBJECT (self, "created context on %s, %d transfer queues, "
       "early uploads %s, early downloads %s, profiling %s", device->name,
       transfer_queues, self->early_uploads ? "on" : "off",
-      self->early_downloads ? "on" : "off", profiling ? "on" : "off");
+      self->early_downloads ? "on" : "off", self->profiling ? "on" :
+      self->probe_queue ? "on a probe queue only" : "off");
   return self;
 
 failed:
@@ -158,6 +181,29 @@ static gboolean
 finish_queue (cl_command_queue queue, const gchar * what)
 {
   return !queue || gst_cl_result (clFinish (queue), what);
+}
+
+cl_event
+gst_cl_context_probe (GstCLContext * context, cl_event event)
+{
+  const cl_uint zero = 0;
+  cl_command_queue queue = NULL;
+  cl_event probe = NULL;
+
+  /* Not a marker: NVIDIA gives a marker that waits on another queue's
+   * event no usable END (docs/AUTO.md, "Timing the frames"). */
+  if (!context->probe_queue || !event ||
+      clEnqueueFillBuffer (context->probe_queue, context->probe_buffer,
+          &zero, sizeof (zero), 0, sizeof (zero), 1, &event,
+          &probe) != CL_SUCCESS)
+    return NULL;
+  /* The work is submitted now, so the probe ends when the work does, not
+   * when something later flushes its queue. */
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,
+          NULL) == CL_SUCCESS && queue)
+    clFlush (queue);
+  clFlush (context->probe_queue);
+  return probe;
 }
 
 gboolean
@@ -316,7 +362,7 @@ gst_cl_ensure_element_context (GstElement * element,
   gst_clear_object (context);
 
   *context = gst_cl_context_new_full (device,
-      gst_cl_env_int (GST_CL_PROFILING_ENV, 0, 1, 0), error);
+      gst_cl_timing_requested (GST_CL_TIMING_NONE), error);
   if (!*context)
     return FALSE;
 

@@ -45,6 +45,12 @@ struct _GstCLContext
    * @queue, so what elements enqueue there stays in order with it. */
   cl_command_queue upload_queue;
   cl_command_queue download_queue;
+  /* GST_CL_TIMING_PROBE: a timed queue of its own for latency probes
+   * (gst_cl_context_probe), so device=auto reads a frame's latency on the
+   * device's clock while the queues that do the work stay untimed. NULL
+   * otherwise. */
+  cl_command_queue probe_queue;
+  cl_mem probe_buffer;          /* what the probes write: 4 bytes */
   /* With an upload queue (unless GST_CL_EARLY_UPLOADS=0): a frame the CPU
    * wrote is uploaded when the writer unmaps it, in the writer's thread,
    * and @queue waits for that upload when a kernel maps the frame. */
@@ -54,12 +60,11 @@ struct _GstCLContext
    * its kernel, and the consumer's map only waits for it. */
   gboolean early_downloads;
   /* Whether the queues time their commands (CL_QUEUE_PROFILING_ENABLE):
-   * device=auto reads the times to see a loaded GPU, the benchmarks and
-   * checkers read kernel times. Off for the elements' shared contexts
-   * (unless GST_CL_PROFILING=1): on NVIDIA the queued 1080p chain took
-   * 0.12 ms a frame timed against 0.08 untimed, its uploads and downloads
-   * kept from running at the same time (docs/PERFORMANCE.md, "Session
-   * 37"). */
+   * the benchmarks and checkers read kernel times. Off for the elements'
+   * contexts, device=auto's included (unless GST_CL_PROFILING=1): on
+   * NVIDIA the queued 1080p chain took 0.12 ms a frame timed against 0.08
+   * untimed, its uploads and downloads kept from running at the same time
+   * (docs/PERFORMANCE.md, "Session 37"). */
   gboolean profiling;
 
   /*< private >*/
@@ -69,12 +74,27 @@ struct _GstCLContext
 };
 
 /* A context whose queues time their commands (the benchmarks, the
- * checkers, device=auto); gst_cl_context_new_full () lets the caller
- * choose. */
+ * checkers); gst_cl_context_new_full () lets the caller choose. The
+ * elements' contexts, device=auto's included, time theirs only when
+ * gst_cl_timing_requested () (GST_CL_PROFILING=1). */
 GstCLContext *gst_cl_context_new (const GstCLDeviceInfo * device,
     GError ** error);
+typedef enum
+{
+  GST_CL_TIMING_NONE,
+  GST_CL_TIMING_PROBE,          /* untimed, with a timed probe queue */
+  GST_CL_TIMING_ALL,
+} GstCLTiming;
+
 GstCLContext *gst_cl_context_new_full (const GstCLDeviceInfo * device,
-    gboolean profiling, GError ** error);
+    GstCLTiming timing, GError ** error);
+/* GST_CL_TIMING_ALL with GST_CL_PROFILING=1, else @otherwise. */
+GstCLTiming gst_cl_timing_requested (GstCLTiming otherwise);
+/* A 4-byte write on the probe queue once @event has completed, flushed:
+ * QUEUED (now) to END of the returned event, on the device's clock, is
+ * how long the work before @event still took. NULL without a probe queue
+ * or on failure. */
+cl_event gst_cl_context_probe (GstCLContext * context, cl_event event);
 
 void gst_cl_context_count (GstCLContext * context, GstCLCounter counter,
     gint64 n);

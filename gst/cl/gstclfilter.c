@@ -58,6 +58,8 @@ typedef struct
                                          * the negotiated caps */
   gint64 warm_ups;              /* standby warm-ups done */
   gdouble warm_ms;              /* the last one's timed launch */
+  gint64 last_tracked_us;       /* device=auto: the last frame whose
+                                 * latency was tracked */
   gboolean frame_faulted;       /* migrate() runs because the frame failed */
 } GstCLFilterPrivate;
 
@@ -1067,7 +1069,7 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
 
   for (i = 0; i < WARM_LAUNCHES; i++) {
     GstCLFrame in, out;
-    cl_event marker = NULL, done = NULL;
+    cl_event marker = NULL, done = NULL, probe = NULL;
     cl_ulong start = 0, end = 0;
     gint64 t0;
     cl_int status;
@@ -1079,25 +1081,32 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
       break;
     }
     t0 = g_get_monotonic_time ();
-    if (clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
+    if (ctx->profiling &&
+        clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
         CL_SUCCESS)
       marker = NULL;
     status = klass->process (clone, &in, &out, &done);
+    /* Timed as the windows are: a marker before the work on a timed
+     * queue, else a probe after it (then @marker is the probe, released
+     * once below). */
+    if (status == CL_SUCCESS && done && !marker &&
+        (probe = gst_cl_context_probe (ctx, done)))
+      marker = probe;
     /* Scratch frames: nothing downstream waits on an event, we do. */
     if (status == CL_SUCCESS)
-      status = done ? (gst_cl_context_wait (ctx, done) ? CL_SUCCESS :
-          CL_INVALID_EVENT) : (gst_cl_context_finish (ctx) ? CL_SUCCESS :
-          CL_INVALID_COMMAND_QUEUE);
+      status = done ? (gst_cl_context_wait (ctx, probe ? probe : done) ?
+          CL_SUCCESS : CL_INVALID_EVENT) : (gst_cl_context_finish (ctx) ?
+          CL_SUCCESS : CL_INVALID_COMMAND_QUEUE);
     if (status == CL_SUCCESS && i == WARM_LAUNCHES - 1) {
       *ms = (g_get_monotonic_time () - t0) / 1000.0;
-      /* The device's own figures when it has them (the same measure as
-       * the windows'), else the wall clock around it. */
+      /* The device's own figures when it has them, else the wall clock
+       * around it. */
       if (marker && done &&
           clGetEventProfilingInfo (marker, CL_PROFILING_COMMAND_QUEUED,
               sizeof (start), &start, NULL) == CL_SUCCESS &&
-          clGetEventProfilingInfo (done, CL_PROFILING_COMMAND_END,
-              sizeof (end), &end, NULL) == CL_SUCCESS && end > start &&
-          start > 0)
+          clGetEventProfilingInfo (probe ? probe : done,
+              CL_PROFILING_COMMAND_END, sizeof (end), &end,
+              NULL) == CL_SUCCESS && end > start && start > 0)
         *ms = (end - start) / 1e6;
     }
     if (marker)
@@ -1364,6 +1373,8 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GstCLFrame in, out;
   gboolean owns_in = FALSE;
   cl_event done = NULL, marker = NULL;
+  gboolean tracked;
+  gint64 now_us;
   cl_int status;
 
   if (gst_buffer_n_memory (outbuf) != 1 ||
@@ -1390,21 +1401,36 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FRAME_FAULT;
   }
 
-  /* device=auto: QUEUED(marker) to END(done) is this element's device
-   * latency for the frame, waiting for a busy GPU included. */
-  if (priv->group && gst_cl_auto_tracks_kernel_time (priv->group) &&
+  /* device=auto: this element's latency for the frame, waiting for a
+   * busy GPU included, on the device's clock; a frame at most every
+   * latency-interval-ms, as each timing costs NVIDIA a little. With
+   * GST_CL_PROFILING=1 the queue is timed: from a marker's QUEUED to the
+   * end of the work; else from a probe's QUEUED to its END. */
+  now_us = g_get_monotonic_time ();
+  tracked = priv->group && gst_cl_auto_tracks_kernel_time (priv->group) &&
+      now_us - priv->last_tracked_us >=
+      gst_cl_auto_latency_interval_us (priv->group);
+  if (tracked)
+    priv->last_tracked_us = now_us;
+  if (tracked && priv->context->profiling &&
       clEnqueueMarkerWithWaitList (priv->context->queue, 0, NULL,
           &marker) != CL_SUCCESS)
     marker = NULL;
   status = klass->process (self, &in, &out, &done);
   if (status == CL_SUCCESS)
     priv->warmed[priv->slot] = TRUE;
-  if (marker) {
-    if (status == CL_SUCCESS && done)
-      gst_cl_auto_track (priv->group, self, priv->slot, marker,
-          done);
-    clReleaseEvent (marker);
+  if (tracked && status == CL_SUCCESS && done) {
+    if (marker) {
+      gst_cl_auto_track (priv->group, self, priv->slot, marker, done);
+    } else {
+      cl_event probe = gst_cl_context_probe (priv->context, done);
+      gst_cl_auto_track (priv->group, self, priv->slot, probe, probe);
+      if (probe)
+        clReleaseEvent (probe);
+    }
   }
+  if (marker)
+    clReleaseEvent (marker);
   if (status == CL_SUCCESS && done) {
     if (in.memory)
       gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);

@@ -39,6 +39,7 @@ gst_cl_policy_params_init (GstCLPolicyParams * p)
   p->probe_ms = GST_CL_POLICY_DEFAULT_PROBE_MS;
   p->max_probe_ms = GST_CL_POLICY_DEFAULT_MAX_PROBE_MS;
   p->kernel_time = TRUE;
+  p->latency_interval_ms = GST_CL_POLICY_DEFAULT_LATENCY_INTERVAL_MS;
 }
 
 static void
@@ -125,6 +126,8 @@ gst_cl_policy_params_parse (GstCLPolicyParams * p, const gchar * text,
       parse_uint (w, k, v, 0, 3600000, &p->probe_ms);
     } else if (!strcmp (k, "max-probe-ms")) {
       parse_uint (w, k, v, 0, 3600000, &p->max_probe_ms);
+    } else if (!strcmp (k, "latency-interval-ms")) {
+      parse_uint (w, k, v, 0, 60000, &p->latency_interval_ms);
     } else if (!strcmp (k, "kernel-time")) {
       if (!g_ascii_strcasecmp (v, "true") || !strcmp (v, "1"))
         p->kernel_time = TRUE;
@@ -188,6 +191,7 @@ gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
   policy->probe_ms = p->probe_ms;
   for (guint i = 0; i < GST_CL_N_SLOTS; i++)
     policy->unloaded_ms[i] = policy->last_ms[i] = policy->estimate_ms[i] = -1;
+  policy->loaded_ms = -1;
 }
 
 void
@@ -212,6 +216,15 @@ gpu_under_load (const GstCLPolicy * policy, gdouble busy)
   return free_ms / (1.0 - MIN (MAX (busy, 0.0), 0.95));
 }
 
+/* ... and at least what it measured under the load that is still there:
+ * a frame that waits for a time slice waits for the slice, however short
+ * its own work (H200, four busy loops: 0.017 ms of work, 7 ms a frame). */
+static gdouble
+gpu_still_loaded (const GstCLPolicy * policy, gdouble busy)
+{
+  return MAX (gpu_under_load (policy, busy), policy->loaded_ms);
+}
+
 static void
 learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
 {
@@ -223,8 +236,13 @@ learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
   policy->last_ms[w->slot] = ms;
   policy->measured[w->slot] = TRUE;
   /* A window that looks loaded is not an unloaded time, signal or not. */
-  if (!clean || (*u > 0 && ms > *u * policy->p.slowdown))
+  if (!clean || (*u > 0 && ms > *u * policy->p.slowdown)) {
+    if (w->slot == GST_CL_SLOT_PREFERRED)
+      policy->loaded_ms = ms;
     return;
+  }
+  if (w->slot == GST_CL_SLOT_PREFERRED)
+    policy->loaded_ms = -1;
   /* Falls at once, rises slowly: a few slow windows under an unseen load
    * do not teach the policy that the GPU is slow. */
   if (*u < 0 || ms < *u)
@@ -304,7 +322,8 @@ gst_cl_policy_feed (GstCLPolicy * policy, const GstCLPolicyWindow * w)
       if (w->busy <= p->busy_low) {
         if (predicted < 0 || cpu < 0 || predicted < cpu * p->margin)
           reason = GST_CL_SWITCH_GPU_FREE;
-      } else if (predicted > 0 && cpu > 0 && predicted * p->margin < cpu) {
+      } else if ((predicted = gpu_still_loaded (policy, w->busy)) > 0 &&
+          cpu > 0 && predicted * p->margin < cpu) {
         reason = GST_CL_SWITCH_CPU_SLOWER;
       }
     } else if (w->time_ms - policy->last_switch_ms >= policy->probe_ms) {

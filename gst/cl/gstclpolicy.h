@@ -36,6 +36,8 @@ typedef struct
                                  * long on the CPU, doubled per failed probe */
   guint max_probe_ms;           /* ... up to this */
   gboolean kernel_time;         /* use the measured kernel times */
+  guint latency_interval_ms;    /* an element times a frame at most this
+                                 * often (0: every frame) */
 } GstCLPolicyParams;
 
 #define GST_CL_POLICY_DEFAULT_WINDOW_FRAMES 5
@@ -49,12 +51,14 @@ typedef struct
 #define GST_CL_POLICY_DEFAULT_MIN_DWELL_MS 1500
 #define GST_CL_POLICY_DEFAULT_PROBE_MS 3000
 #define GST_CL_POLICY_DEFAULT_MAX_PROBE_MS 60000
+#define GST_CL_POLICY_DEFAULT_LATENCY_INTERVAL_MS 1
 
 void gst_cl_policy_params_init (GstCLPolicyParams * p);
 
 /* Applies "key=value,key=value" (keys as in docs/AUTO.md: window-frames,
  * window-ms, up-windows, down-windows, busy-high, busy-low, margin,
- * slowdown, min-dwell-ms, probe-ms, max-probe-ms, kernel-time). Unknown
+ * slowdown, min-dwell-ms, probe-ms, max-probe-ms, kernel-time,
+ * latency-interval-ms). Unknown
  * keys and out-of-range values are reported in @warnings (a newline-
  * separated list, or NULL) and ignored or clamped. */
 void gst_cl_policy_params_parse (GstCLPolicyParams * p, const gchar * text,
@@ -97,6 +101,8 @@ typedef struct
   gdouble estimate_ms[GST_CL_N_SLOTS];  /* gst_cl_policy_set_estimate() */
   gboolean measured[GST_CL_N_SLOTS];    /* a window of it was measured */
   gdouble last_ms[GST_CL_N_SLOTS];
+  gdouble loaded_ms;            /* the GPU's time in its last loaded window
+                                 * (< 0: none since it last ran free) */
   gdouble last_busy;
   guint probe_ms;               /* current probe interval */
   gboolean probing;             /* on the GPU because of a probe */
