@@ -260,50 +260,6 @@ GST_END_TEST;
  * 10 ms a frame. With the CPU's time known before the first move (the
  * warm-up estimate) the chain stays; once the GPU gets slower than the CPU
  * by the margin, it leaves. */
-/* The H200 under four busy-loop processes (session 38, run 4): the GPU
- * runs a 640x480 chain in 0.017 ms a frame, but every frame waits some
- * 7 ms for a time slice; the CPU device takes 0.5 ms. Leaving on the
- * measured latency, the policy must not come back on the time-slice model
- * (0.017 ms / (1 - 0.95) = 0.34 ms, "faster than the CPU") while the
- * load lasts: it flapped every 1.5 s. It returns when the load ends. */
-GST_START_TEST (test_policy_time_slices)
-{
-  GstCLPolicyParams p;
-  GstCLPolicy pol;
-  gint64 t = 0;
-  guint i;
-  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
-
-  test_params (&p);
-  gst_cl_policy_init (&pol, &p, GPU, 0);
-  gst_cl_policy_set_estimate (&pol, CPU, 0.34);
-  for (i = 0; i < 20; i++)
-    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
-  /* The load: NVML cannot see our PID, so no busy figure on the GPU. */
-  for (i = 0; i < 10 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, -1, 6.8);
-  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
-  fail_unless_equals_int (pol.active, CPU);
-  /* Off the GPU, NVML's device figure is all others': busy 1.0. */
-  for (i = 0; i < 100; i++)
-    fail_unless_equals_int (feed (&pol, &t, 1.0, 0.5), GST_CL_SWITCH_NONE);
-  fail_unless_equals_int (pol.switches, 1);
-  /* The load ends. */
-  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, 0.0, 0.5);
-  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_FREE);
-  fail_unless_equals_int (i, p.down_windows);
-  /* Back on the free GPU: a new load between the thresholds, on the CPU
-   * again later, uses what the GPU measured under this one, not the old
-   * load's figure. */
-  for (i = 0; i < 20; i++)
-    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
-  fail_unless_equals_int (pol.active, GPU);
-  fail_unless (pol.loaded_ms < 0, "a stale loaded time: %f", pol.loaded_ms);
-}
-
-GST_END_TEST;
-
 GST_START_TEST (test_policy_standby_estimate)
 {
   GstCLPolicyParams p;
@@ -366,6 +322,69 @@ GST_START_TEST (test_policy_standby_estimate)
   gst_cl_policy_init (&pol, &p, GPU, t);
   gst_cl_policy_set_estimate (&pol, CPU, 10.0);
   fail_unless (pol.unloaded_ms[CPU] < 0);
+}
+
+GST_END_TEST;
+
+/* The H200 under four busy-loop processes (session 38, run 4): the GPU
+ * runs a 640x480 chain in 0.017 ms a frame, but every frame waits some
+ * 7 ms for a time slice; the CPU device takes 0.5 ms. Leaving on the
+ * measured latency, the policy must not come back on the time-slice model
+ * (0.017 ms / (1 - 0.95) = 0.34 ms, "faster than the CPU") while the
+ * load lasts: it flapped every 1.5 s. It returns when the load ends, and
+ * when the load eases enough for the GPU's measured time, scaled by the
+ * share of the time slices, to beat the CPU. */
+GST_START_TEST (test_policy_time_slices)
+{
+  GstCLPolicyParams p;
+  GstCLPolicy pol;
+  gint64 t = 0;
+  guint i;
+  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
+
+  test_params (&p);
+  gst_cl_policy_init (&pol, &p, GPU, 0);
+  gst_cl_policy_set_estimate (&pol, CPU, 0.34);
+  for (i = 0; i < 20; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
+  /* The load: NVML cannot see our PID, so no busy figure on the GPU. */
+  for (i = 0; i < 10 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, -1, 6.8);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  fail_unless_equals_int (pol.active, CPU);
+  /* Off the GPU, NVML's device figure is all others': busy 1.0. */
+  for (i = 0; i < 100; i++)
+    fail_unless_equals_int (feed (&pol, &t, 1.0, 0.5), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.switches, 1);
+  fail_unless (pol.loaded_busy == 1.0, "%f", pol.loaded_busy);
+  /* Easing to 0.5: 6.8 ms x 0.05 / 0.5 = 0.68 ms, x 1.25 still above the
+   * CPU's 0.5: stays. */
+  for (i = 0; i < 50; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.5, 0.5), GST_CL_SWITCH_NONE);
+  /* The load ends. */
+  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, 0.0, 0.5);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_FREE);
+  fail_unless_equals_int (i, p.down_windows);
+  /* Back on the free GPU: the loaded time is forgotten. */
+  for (i = 0; i < 20; i++)
+    fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
+  fail_unless_equals_int (pol.active, GPU);
+  fail_unless (pol.loaded_ms < 0, "a stale loaded time: %f", pol.loaded_ms);
+
+  /* A slower CPU (2 ms): at busy 1.0 the GPU's 6.8 ms keeps the chain
+   * there; eased to 0.5 (0.68 ms) the GPU beats the CPU, and it returns
+   * (cpu-slower) after down-windows windows. */
+  for (i = 0, r = GST_CL_SWITCH_NONE; i < 10 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, -1, 6.8);
+  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  for (i = 0; i < 30; i++)
+    fail_unless_equals_int (feed (&pol, &t, 1.0, 2.0), GST_CL_SWITCH_NONE);
+  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (&pol, &t, 0.5, 2.0);
+  fail_unless_equals_int (r, GST_CL_SWITCH_CPU_SLOWER);
+  fail_unless_equals_int (i, p.down_windows);
+  fail_unless_equals_int (pol.active, GPU);
 }
 
 GST_END_TEST;

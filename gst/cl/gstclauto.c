@@ -567,15 +567,16 @@ track_done (cl_event end_event, cl_int status, void *user_data)
   if (status == CL_COMPLETE &&
       clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_END,
           sizeof (end), &end, NULL) == CL_SUCCESS) {
-    /* From when the frame's work was queued: under a time-sliced GPU the
-     * wait for a slice is where a load shows, not in the kernels. A driver
-     * without marker timestamps falls back to the last command's. */
+    /* From a stamp queued before the frame's work: under a time-sliced
+     * GPU the wait for a slice is where a load shows, not in the kernels.
+     * A driver without marker timestamps falls back to the last
+     * command's. */
     if (clGetEventProfilingInfo (t->start, CL_PROFILING_COMMAND_QUEUED,
             sizeof (start), &start, NULL) != CL_SUCCESS || start == 0)
       clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_QUEUED,
           sizeof (start), &start, NULL);
   }
-  if (status == CL_COMPLETE && !(end > start && start > 0) &&
+  if (status == CL_COMPLETE && !(end >= start && start > 0) &&
       g_atomic_int_add (&self->untimed_probes, 1) == 0)
     GST_WARNING_OBJECT (self, "the device gave no times for a frame's "
         "latency: device=auto moves on its load sources and faults only");
@@ -583,7 +584,9 @@ track_done (cl_event end_event, cl_int status, void *user_data)
   clReleaseEvent (end_event);
 
   g_mutex_lock (&self->lock);
-  if (end > start && start > 0 && t->slot == self->window_slot) {
+  if (end >= start && start > 0)
+    self->timed_frames++;
+  if (end >= start && start > 0 && t->slot == self->window_slot) {
     Latency *l = g_hash_table_lookup (self->latency, t->who);
     if (!l) {
       l = g_new0 (Latency, 1);
@@ -682,6 +685,7 @@ gst_cl_auto_add_stats (GstCLAuto * self, GstStructure * s)
       "auto-frames", G_TYPE_INT64, (gint64) self->frames,
       "auto-busy", G_TYPE_DOUBLE, self->last_busy,
       "auto-ms-per-frame", G_TYPE_DOUBLE, self->last_ms,
+      "auto-timed-frames", G_TYPE_INT64, self->timed_frames,
       "auto-sources", G_TYPE_STRING, self->source_names,
       "auto-inline-samples", G_TYPE_INT64, self->inline_samples,
       "auto-inline-sample-ms", G_TYPE_DOUBLE, self->inline_sample_ns / 1e6,

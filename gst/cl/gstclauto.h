@@ -68,6 +68,7 @@ struct _GstCLAuto
                                  * window (ns, frames) */
   gint pending;                 /* timing callbacks not run yet */
   gint untimed_probes;          /* atomic: probes that gave no times */
+  gint64 timed_frames;          /* frames whose latency was read */
   GHashTable *estimates;        /* element -> gdouble[GST_CL_N_SLOTS]: its
                                  * timed warm-up launch per device, ms */
   gdouble estimate_ms[GST_CL_N_SLOTS];  /* their sum, < 0 none */
@@ -111,7 +112,8 @@ gboolean gst_cl_auto_fail (GstCLAuto * self, guint slot, GstElement * who,
 guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
 
 /* Whether the policy uses the elements' kernel times (knob kernel-time,
- * fixed for the group's life): if not, elements queue no markers. */
+ * fixed for the group's life): if not, elements queue no markers and no
+ * probes. */
 gboolean gst_cl_auto_tracks_kernel_time (GstCLAuto * self);
 
 /* How often an element tracks a frame's latency (knob

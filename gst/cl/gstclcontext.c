@@ -192,11 +192,13 @@ gst_cl_context_probe (GstCLContext * context, cl_event event)
 
   /* Not a marker: NVIDIA gives a marker that waits on another queue's
    * event no usable END (docs/AUTO.md, "Timing the frames"). */
-  if (!context->probe_queue || !event ||
+  if (!context->probe_queue ||
       clEnqueueFillBuffer (context->probe_queue, context->probe_buffer,
-          &zero, sizeof (zero), 0, sizeof (zero), 1, &event,
-          &probe) != CL_SUCCESS)
+          &zero, sizeof (zero), 0, sizeof (zero), event ? 1 : 0,
+          event ? &event : NULL, &probe) != CL_SUCCESS)
     return NULL;
+  if (!event)
+    return probe;
   /* The work is submitted now, so the probe ends when the work does, not
    * when something later flushes its queue. */
   if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (queue), &queue,

@@ -90,10 +90,11 @@ GstCLContext *gst_cl_context_new_full (const GstCLDeviceInfo * device,
     GstCLTiming timing, GError ** error);
 /* GST_CL_TIMING_ALL with GST_CL_PROFILING=1, else @otherwise. */
 GstCLTiming gst_cl_timing_requested (GstCLTiming otherwise);
-/* A 4-byte write on the probe queue once @event has completed, flushed:
- * QUEUED (now) to END of the returned event, on the device's clock, is
- * how long the work before @event still took. NULL without a probe queue
- * or on failure. */
+/* A 4-byte write on the probe queue: with @event NULL a stamp of now
+ * (its QUEUED, on the device's clock), queued before a frame's work; with
+ * @event, queued after the work, it waits for @event (the work's last
+ * command), and the work's queue and the probe queue are flushed, so its
+ * END is when the work ended. NULL without a probe queue or on failure. */
 cl_event gst_cl_context_probe (GstCLContext * context, cl_event event);
 
 void gst_cl_context_count (GstCLContext * context, GstCLCounter counter,

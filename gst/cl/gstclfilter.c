@@ -1081,17 +1081,16 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
       break;
     }
     t0 = g_get_monotonic_time ();
-    if (ctx->profiling &&
-        clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
+    /* Timed as the windows are (run_frame): a marker and the work's END on
+     * a timed queue, else a probe before the work and one after it. */
+    if (!ctx->profiling)
+      marker = gst_cl_context_probe (ctx, NULL);
+    else if (clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
         CL_SUCCESS)
       marker = NULL;
     status = klass->process (clone, &in, &out, &done);
-    /* Timed as the windows are: a marker before the work on a timed
-     * queue, else a probe after it (then @marker is the probe, released
-     * once below). */
-    if (status == CL_SUCCESS && done && !marker &&
-        (probe = gst_cl_context_probe (ctx, done)))
-      marker = probe;
+    if (status == CL_SUCCESS && done && !ctx->profiling)
+      probe = gst_cl_context_probe (ctx, done);
     /* Scratch frames: nothing downstream waits on an event, we do. */
     if (status == CL_SUCCESS)
       status = done ? (gst_cl_context_wait (ctx, probe ? probe : done) ?
@@ -1109,6 +1108,8 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
               NULL) == CL_SUCCESS && end > start && start > 0)
         *ms = (end - start) / 1e6;
     }
+    if (probe)
+      clReleaseEvent (probe);
     if (marker)
       clReleaseEvent (marker);
     if (done)
@@ -1402,32 +1403,32 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
 
   /* device=auto: this element's latency for the frame, waiting for a
-   * busy GPU included, on the device's clock; a frame at most every
-   * latency-interval-ms, as each timing costs NVIDIA a little. With
-   * GST_CL_PROFILING=1 the queue is timed: from a marker's QUEUED to the
-   * end of the work; else from a probe's QUEUED to its END. */
+   * busy GPU included, on the device's clock, from a stamp queued before
+   * the work to its end; a frame at most every latency-interval-ms, as
+   * each costs NVIDIA a little. With GST_CL_PROFILING=1 the queue is
+   * timed: a marker there, and the work's own END; else a probe before
+   * and one after it. */
   now_us = g_get_monotonic_time ();
   tracked = priv->group && gst_cl_auto_tracks_kernel_time (priv->group) &&
-      now_us - priv->last_tracked_us >=
-      gst_cl_auto_latency_interval_us (priv->group);
-  if (tracked)
+      (priv->last_tracked_us == 0 || now_us - priv->last_tracked_us >=
+      gst_cl_auto_latency_interval_us (priv->group));
+  if (tracked) {
     priv->last_tracked_us = now_us;
-  if (tracked && priv->context->profiling &&
-      clEnqueueMarkerWithWaitList (priv->context->queue, 0, NULL,
-          &marker) != CL_SUCCESS)
-    marker = NULL;
+    if (!priv->context->profiling)
+      marker = gst_cl_context_probe (priv->context, NULL);
+    else if (clEnqueueMarkerWithWaitList (priv->context->queue, 0, NULL,
+            &marker) != CL_SUCCESS)
+      marker = NULL;
+  }
   status = klass->process (self, &in, &out, &done);
   if (status == CL_SUCCESS)
     priv->warmed[priv->slot] = TRUE;
-  if (tracked && status == CL_SUCCESS && done) {
-    if (marker) {
-      gst_cl_auto_track (priv->group, self, priv->slot, marker, done);
-    } else {
-      cl_event probe = gst_cl_context_probe (priv->context, done);
-      gst_cl_auto_track (priv->group, self, priv->slot, probe, probe);
-      if (probe)
-        clReleaseEvent (probe);
-    }
+  if (marker && status == CL_SUCCESS && done) {
+    cl_event end = priv->context->profiling ? done :
+        gst_cl_context_probe (priv->context, done);
+    gst_cl_auto_track (priv->group, self, priv->slot, marker, end);
+    if (end && end != done)
+      clReleaseEvent (end);
   }
   if (marker)
     clReleaseEvent (marker);
@@ -1788,7 +1789,8 @@ gst_cl_filter_class_init (GstCLFilterClass * klass)
           "uploads, downloads, program-builds, program-cache-loads, "
           "buffers-allocated, wrapped-inputs; device-switches; with "
           "device=auto across two devices also auto-switches, auto-active, "
-          "auto-frames, auto-busy, auto-ms-per-frame, auto-sources",
+          "auto-frames, auto-busy, auto-ms-per-frame, auto-timed-frames, "
+          "auto-sources",
           GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 

@@ -191,7 +191,7 @@ gst_cl_policy_init (GstCLPolicy * policy, const GstCLPolicyParams * p,
   policy->probe_ms = p->probe_ms;
   for (guint i = 0; i < GST_CL_N_SLOTS; i++)
     policy->unloaded_ms[i] = policy->last_ms[i] = policy->estimate_ms[i] = -1;
-  policy->loaded_ms = -1;
+  policy->loaded_ms = policy->loaded_busy = -1;
 }
 
 void
@@ -216,13 +216,21 @@ gpu_under_load (const GstCLPolicy * policy, gdouble busy)
   return free_ms / (1.0 - MIN (MAX (busy, 0.0), 0.95));
 }
 
-/* ... and at least what it measured under the load that is still there:
- * a frame that waits for a time slice waits for the slice, however short
- * its own work (H200, four busy loops: 0.017 ms of work, 7 ms a frame). */
+/* ... and at least what it measured under the load it left, scaled by
+ * the share of the time slices then and now: a frame that waits for a
+ * time slice waits for the slice, however short its own work (H200, four
+ * busy loops: 0.017 ms of work, 7 ms a frame), so the unloaded time alone
+ * says too little. Off the GPU, @busy is all others' use. */
 static gdouble
 gpu_still_loaded (const GstCLPolicy * policy, gdouble busy)
 {
-  return MAX (gpu_under_load (policy, busy), policy->loaded_ms);
+  gdouble model = gpu_under_load (policy, busy);
+
+  if (policy->loaded_ms <= 0 || policy->loaded_busy < 0)
+    return model;
+  return MAX (model, policy->loaded_ms *
+      (1.0 - MIN (policy->loaded_busy, 0.95)) /
+      (1.0 - MIN (MAX (busy, 0.0), 0.95)));
 }
 
 static void
@@ -237,8 +245,10 @@ learn (GstCLPolicy * policy, const GstCLPolicyWindow * w, gdouble ms)
   policy->measured[w->slot] = TRUE;
   /* A window that looks loaded is not an unloaded time, signal or not. */
   if (!clean || (*u > 0 && ms > *u * policy->p.slowdown)) {
-    if (w->slot == GST_CL_SLOT_PREFERRED)
+    if (w->slot == GST_CL_SLOT_PREFERRED) {
       policy->loaded_ms = ms;
+      policy->loaded_busy = -1;
+    }
     return;
   }
   if (w->slot == GST_CL_SLOT_PREFERRED)
@@ -317,6 +327,10 @@ gst_cl_policy_feed (GstCLPolicy * policy, const GstCLPolicyWindow * w)
     gdouble cpu = ms >= 0 ? ms : policy->unloaded_ms[GST_CL_SLOT_FALLBACK];
 
     need = p->down_windows;
+    /* The load the GPU's last loaded time was measured under, as the
+     * first reading off it shows it. */
+    if (policy->loaded_ms > 0 && policy->loaded_busy < 0 && w->busy >= 0)
+      policy->loaded_busy = w->busy;
     if (w->busy >= 0) {
       gdouble predicted = gpu_under_load (policy, w->busy);
       if (w->busy <= p->busy_low) {

@@ -103,6 +103,8 @@ typedef struct
   gdouble last_ms[GST_CL_N_SLOTS];
   gdouble loaded_ms;            /* the GPU's time in its last loaded window
                                  * (< 0: none since it last ran free) */
+  gdouble loaded_busy;          /* others' busy when the chain then ran on
+                                 * the CPU (< 0: not read yet) */
   gdouble last_busy;
   guint probe_ms;               /* current probe interval */
   gboolean probing;             /* on the GPU because of a probe */
