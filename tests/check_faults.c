@@ -940,6 +940,30 @@ GST_START_TEST (test_auto_queues_untimed)
   }
   wait_for_timed_frames = FALSE;
 
+  /* Every probe failing: the frames are the same and nothing is timed (the
+   * load sources and faults still move the chain); no error, no leak
+   * (run_auto checks that nothing is left alive). */
+  g_setenv ("GST_CL_AUTO", "window-frames=5,window-ms=0,up-windows=1000,"
+      "latency-interval-ms=0", TRUE);
+  {
+    ARun ref, r;
+    run_auto (PINNED_CHAIN, NULL, FALSE, 0, 20, &ref);
+    run_auto (AUTO_CHAIN, "clEnqueueFillBuffer:1+:CL_OUT_OF_RESOURCES", FALSE,
+        0, 20, &r);
+    g_print ("every probe failing: %u frames, %u probes refused, %"
+        G_GINT64_FORMAT " frames timed\n", r.n, r.injected, r.timed_frames);
+    fail_unless (r.error == NULL, "%s", r.error ? r.error->message : "");
+    /* The probe before each element frame (40), and the warm-ups'. */
+    fail_unless (r.injected >= 40, "%u probes refused", r.injected);
+    fail_unless_equals_int (r.timed_frames, 0);
+    fail_unless_equals_int (r.n, ref.n);
+    for (guint k = 0; k < r.n; k++)
+      fail_unless (frame_diff (r.frames[k], ref.frames[k]) <= 1,
+          "frame %u differs", k);
+    arun_clear (&ref);
+    arun_clear (&r);
+  }
+
   if (knobs)
     g_setenv ("GST_CL_AUTO", knobs, TRUE);
   else
