@@ -326,6 +326,21 @@ GST_START_TEST (test_policy_standby_estimate)
 
 GST_END_TEST;
 
+/* Feeds windows of (@busy, @ms) until the policy switches, at most @max;
+ * the reason (NONE if it never did), *@windows how many it took. */
+static GstCLSwitchReason
+feed_until_switch (GstCLPolicy * pol, gint64 * t, gdouble busy, gdouble ms,
+    guint max, guint * windows)
+{
+  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
+  guint i;
+
+  for (i = 0; i < max && r == GST_CL_SWITCH_NONE; i++)
+    r = feed (pol, t, busy, ms);
+  *windows = i;
+  return r;
+}
+
 /* The H200 under four busy-loop processes (session 38, run 4): the GPU
  * runs a 640x480 chain in 0.017 ms a frame, but every frame waits some
  * 7 ms for a time slice; the CPU device takes 0.5 ms. Leaving on the
@@ -340,7 +355,6 @@ GST_START_TEST (test_policy_time_slices)
   GstCLPolicy pol;
   gint64 t = 0;
   guint i;
-  GstCLSwitchReason r = GST_CL_SWITCH_NONE;
 
   test_params (&p);
   gst_cl_policy_init (&pol, &p, GPU, 0);
@@ -348,9 +362,8 @@ GST_START_TEST (test_policy_time_slices)
   for (i = 0; i < 20; i++)
     fail_unless_equals_int (feed (&pol, &t, 0.0, 0.017), GST_CL_SWITCH_NONE);
   /* The load: NVML cannot see our PID, so no busy figure on the GPU. */
-  for (i = 0; i < 10 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, -1, 6.8);
-  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  fail_unless_equals_int (feed_until_switch (&pol, &t, -1, 6.8, 10, &i),
+      GST_CL_SWITCH_GPU_SLOW);
   fail_unless_equals_int (pol.active, CPU);
   /* Off the GPU, NVML's device figure is all others': busy 1.0. */
   for (i = 0; i < 100; i++)
@@ -362,9 +375,8 @@ GST_START_TEST (test_policy_time_slices)
   for (i = 0; i < 50; i++)
     fail_unless_equals_int (feed (&pol, &t, 0.5, 0.5), GST_CL_SWITCH_NONE);
   /* The load ends. */
-  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, 0.0, 0.5);
-  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_FREE);
+  fail_unless_equals_int (feed_until_switch (&pol, &t, 0.0, 0.5, 20, &i),
+      GST_CL_SWITCH_GPU_FREE);
   fail_unless_equals_int (i, p.down_windows);
   /* Back on the free GPU: the loaded time is forgotten. */
   for (i = 0; i < 20; i++)
@@ -375,14 +387,12 @@ GST_START_TEST (test_policy_time_slices)
   /* A slower CPU (2 ms): at busy 1.0 the GPU's 6.8 ms keeps the chain
    * there; eased to 0.5 (0.68 ms) the GPU beats the CPU, and it returns
    * (cpu-slower) after down-windows windows. */
-  for (i = 0, r = GST_CL_SWITCH_NONE; i < 10 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, -1, 6.8);
-  fail_unless_equals_int (r, GST_CL_SWITCH_GPU_SLOW);
+  fail_unless_equals_int (feed_until_switch (&pol, &t, -1, 6.8, 10, &i),
+      GST_CL_SWITCH_GPU_SLOW);
   for (i = 0; i < 30; i++)
     fail_unless_equals_int (feed (&pol, &t, 1.0, 2.0), GST_CL_SWITCH_NONE);
-  for (i = 0, r = GST_CL_SWITCH_NONE; i < 20 && r == GST_CL_SWITCH_NONE; i++)
-    r = feed (&pol, &t, 0.5, 2.0);
-  fail_unless_equals_int (r, GST_CL_SWITCH_CPU_SLOWER);
+  fail_unless_equals_int (feed_until_switch (&pol, &t, 0.5, 2.0, 20, &i),
+      GST_CL_SWITCH_CPU_SLOWER);
   fail_unless_equals_int (i, p.down_windows);
   fail_unless_equals_int (pol.active, GPU);
 }

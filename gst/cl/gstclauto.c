@@ -558,41 +558,29 @@ typedef struct
 } Track;
 
 static void
-track_done (cl_event end_event, cl_int status, void *user_data)
+track_done (cl_event end, cl_int status, void *user_data)
 {
   Track *t = user_data;
   GstCLAuto *self = t->group;
-  cl_ulong start = 0, end = 0;
+  gint64 ns = status == CL_COMPLETE ? gst_cl_latency_ns (t->start, end) : -1;
 
-  if (status == CL_COMPLETE &&
-      clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_END,
-          sizeof (end), &end, NULL) == CL_SUCCESS) {
-    /* From a stamp queued before the frame's work: under a time-sliced
-     * GPU the wait for a slice is where a load shows, not in the kernels.
-     * A driver without marker timestamps falls back to the last
-     * command's. */
-    if (clGetEventProfilingInfo (t->start, CL_PROFILING_COMMAND_QUEUED,
-            sizeof (start), &start, NULL) != CL_SUCCESS || start == 0)
-      clGetEventProfilingInfo (end_event, CL_PROFILING_COMMAND_QUEUED,
-          sizeof (start), &start, NULL);
-  }
-  if (status == CL_COMPLETE && !(end >= start && start > 0) &&
+  if (status == CL_COMPLETE && ns < 0 &&
       g_atomic_int_add (&self->untimed_probes, 1) == 0)
     GST_WARNING_OBJECT (self, "the device gave no times for a frame's "
         "latency: device=auto moves on its load sources and faults only");
   clReleaseEvent (t->start);
-  clReleaseEvent (end_event);
+  clReleaseEvent (end);
 
   g_mutex_lock (&self->lock);
-  if (end >= start && start > 0)
+  if (ns >= 0)
     self->timed_frames++;
-  if (end >= start && start > 0 && t->slot == self->window_slot) {
+  if (ns >= 0 && t->slot == self->window_slot) {
     Latency *l = g_hash_table_lookup (self->latency, t->who);
     if (!l) {
       l = g_new0 (Latency, 1);
       g_hash_table_insert (self->latency, t->who, l);
     }
-    l->ns += end - start;
+    l->ns += ns;
     l->frames++;
   }
   self->pending--;
@@ -602,15 +590,18 @@ track_done (cl_event end_event, cl_int status, void *user_data)
 }
 
 gboolean
-gst_cl_auto_tracks_kernel_time (GstCLAuto * self)
+gst_cl_auto_track_due (GstCLAuto * self, gint64 * last_us)
 {
-  return self->policy.p.kernel_time;
-}
+  gint64 now_us;
 
-gint64
-gst_cl_auto_latency_interval_us (GstCLAuto * self)
-{
-  return (gint64) self->policy.p.latency_interval_ms * 1000;
+  if (!self->policy.p.kernel_time)
+    return FALSE;
+  now_us = g_get_monotonic_time ();
+  if (*last_us != 0 && now_us - *last_us <
+      (gint64) self->policy.p.latency_interval_ms * 1000)
+    return FALSE;
+  *last_us = now_us;
+  return TRUE;
 }
 
 void

@@ -111,22 +111,17 @@ gboolean gst_cl_auto_fail (GstCLAuto * self, guint slot, GstElement * who,
  * slot this frame runs on. @element: for the encoder source. */
 guint gst_cl_auto_leader_frame (GstCLAuto * self, GstElement * element);
 
-/* Whether the policy uses the elements' kernel times (knob kernel-time,
- * fixed for the group's life): if not, elements queue no markers and no
- * probes. */
-gboolean gst_cl_auto_tracks_kernel_time (GstCLAuto * self);
+/* Whether an element times this frame's latency: the policy uses it
+ * (knob kernel-time, fixed for the group's life) and the element's last
+ * timed frame, *@last_us (0: none yet; updated when TRUE), is at least
+ * latency-interval-ms old. */
+gboolean gst_cl_auto_track_due (GstCLAuto * self, gint64 * last_us);
 
-/* How often an element tracks a frame's latency (knob
- * latency-interval-ms): at most once in this many microseconds. */
-gint64 gst_cl_auto_latency_interval_us (GstCLAuto * self);
-
-/* Records QUEUED(@start) to END(@end) on the device's clock, the latency
- * of @who's work for one frame on @slot (waiting for a GPU time slice
- * included), once @end completes: @start a marker queued before the work
- * and @end its last command (timed queues, GST_CL_PROFILING=1), or both a
- * probe queued after it (gst_cl_context_probe). Never waits. The window's
- * time per frame is the largest element's mean: the elements' intervals
- * overlap, the last element's spans the chain. */
+/* Records the latency of @who's work for one frame on @slot, from @start
+ * and @end (gst_cl_context_latency_start/_end; either NULL: nothing),
+ * once @end completes. Never waits. The window's time per frame is the
+ * largest element's mean: the elements' intervals overlap, the last
+ * element's spans the chain. */
 void gst_cl_auto_track (GstCLAuto * self, gpointer who, guint slot,
     cl_event start, cl_event end);
 

@@ -183,8 +183,9 @@ finish_queue (cl_command_queue queue, const gchar * what)
   return !queue || gst_cl_result (clFinish (queue), what);
 }
 
-cl_event
-gst_cl_context_probe (GstCLContext * context, cl_event event)
+/* A 4-byte write on the probe queue, waiting for @event if any. */
+static cl_event
+probe (GstCLContext * context, cl_event event)
 {
   const cl_uint zero = 0;
   cl_command_queue queue = NULL;
@@ -192,8 +193,7 @@ gst_cl_context_probe (GstCLContext * context, cl_event event)
 
   /* Not a marker: NVIDIA gives a marker that waits on another queue's
    * event no usable END (docs/AUTO.md, "Timing the frames"). */
-  if (!context->probe_queue ||
-      clEnqueueFillBuffer (context->probe_queue, context->probe_buffer,
+  if (clEnqueueFillBuffer (context->probe_queue, context->probe_buffer,
           &zero, sizeof (zero), 0, sizeof (zero), event ? 1 : 0,
           event ? &event : NULL, &probe) != CL_SUCCESS)
     return NULL;
@@ -206,6 +206,47 @@ gst_cl_context_probe (GstCLContext * context, cl_event event)
     clFlush (queue);
   clFlush (context->probe_queue);
   return probe;
+}
+
+cl_event
+gst_cl_context_latency_start (GstCLContext * context)
+{
+  cl_event marker = NULL;
+
+  if (context->probe_queue)
+    return probe (context, NULL);
+  if (!context->profiling || clEnqueueMarkerWithWaitList (context->queue, 0,
+          NULL, &marker) != CL_SUCCESS)
+    return NULL;
+  return marker;
+}
+
+cl_event
+gst_cl_context_latency_end (GstCLContext * context, cl_event done)
+{
+  if (!done)
+    return NULL;
+  if (context->probe_queue)
+    return probe (context, done);
+  if (!context->profiling || clRetainEvent (done) != CL_SUCCESS)
+    return NULL;
+  return done;
+}
+
+gint64
+gst_cl_latency_ns (cl_event start, cl_event end)
+{
+  cl_ulong queued = 0, ended = 0;
+
+  if (clGetEventProfilingInfo (end, CL_PROFILING_COMMAND_END, sizeof (ended),
+          &ended, NULL) != CL_SUCCESS)
+    return -1;
+  /* A driver without marker timestamps: the last command's QUEUED. */
+  if (clGetEventProfilingInfo (start, CL_PROFILING_COMMAND_QUEUED,
+          sizeof (queued), &queued, NULL) != CL_SUCCESS || queued == 0)
+    clGetEventProfilingInfo (end, CL_PROFILING_COMMAND_QUEUED,
+        sizeof (queued), &queued, NULL);
+  return queued > 0 && ended >= queued ? (gint64) (ended - queued) : -1;
 }
 
 gboolean

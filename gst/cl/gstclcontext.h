@@ -46,9 +46,9 @@ struct _GstCLContext
   cl_command_queue upload_queue;
   cl_command_queue download_queue;
   /* GST_CL_TIMING_PROBE: a timed queue of its own for latency probes
-   * (gst_cl_context_probe), so device=auto reads a frame's latency on the
-   * device's clock while the queues that do the work stay untimed. NULL
-   * otherwise. */
+   * (gst_cl_context_latency_start/_end), so device=auto reads a frame's
+   * latency on the device's clock while the queues that do the work stay
+   * untimed. NULL otherwise. */
   cl_command_queue probe_queue;
   cl_mem probe_buffer;          /* what the probes write: 4 bytes */
   /* With an upload queue (unless GST_CL_EARLY_UPLOADS=0): a frame the CPU
@@ -90,12 +90,18 @@ GstCLContext *gst_cl_context_new_full (const GstCLDeviceInfo * device,
     GstCLTiming timing, GError ** error);
 /* GST_CL_TIMING_ALL with GST_CL_PROFILING=1, else @otherwise. */
 GstCLTiming gst_cl_timing_requested (GstCLTiming otherwise);
-/* A 4-byte write on the probe queue: with @event NULL a stamp of now
- * (its QUEUED, on the device's clock), queued before a frame's work; with
- * @event, queued after the work, it waits for @event (the work's last
- * command), and the work's queue and the probe queue are flushed, so its
- * END is when the work ended. NULL without a probe queue or on failure. */
-cl_event gst_cl_context_probe (GstCLContext * context, cl_event event);
+/* A frame's latency on the device's clock, waiting for a time slice
+ * included: gst_cl_context_latency_start () before the work is queued (a
+ * probe, or on a timed @queue a marker), gst_cl_context_latency_end ()
+ * after it with the work's last event @done (a probe that waits for it,
+ * with the work's queue and the probe queue flushed; or @done itself,
+ * retained). Each returns a reference, or NULL where the context cannot
+ * time (no probe queue, untimed) or on failure. gst_cl_latency_ns ():
+ * QUEUED(@start) to END(@end) once @end has completed, -1 when the device
+ * gives no times. */
+cl_event gst_cl_context_latency_start (GstCLContext * context);
+cl_event gst_cl_context_latency_end (GstCLContext * context, cl_event done);
+gint64 gst_cl_latency_ns (cl_event start, cl_event end);
 
 void gst_cl_context_count (GstCLContext * context, GstCLCounter counter,
     gint64 n);

@@ -1069,8 +1069,7 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
 
   for (i = 0; i < WARM_LAUNCHES; i++) {
     GstCLFrame in, out;
-    cl_event marker = NULL, done = NULL, probe = NULL;
-    cl_ulong start = 0, end = 0;
+    cl_event start = NULL, end = NULL, done = NULL;
     gint64 t0;
     cl_int status;
 
@@ -1081,37 +1080,26 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
       break;
     }
     t0 = g_get_monotonic_time ();
-    /* Timed as the windows are (run_frame): a marker and the work's END on
-     * a timed queue, else a probe before the work and one after it. */
-    if (!ctx->profiling)
-      marker = gst_cl_context_probe (ctx, NULL);
-    else if (clEnqueueMarkerWithWaitList (ctx->queue, 0, NULL, &marker) !=
-        CL_SUCCESS)
-      marker = NULL;
+    /* Timed as the windows are (run_frame). */
+    start = gst_cl_context_latency_start (ctx);
     status = klass->process (clone, &in, &out, &done);
-    if (status == CL_SUCCESS && done && !ctx->profiling)
-      probe = gst_cl_context_probe (ctx, done);
+    if (status == CL_SUCCESS && start)
+      end = gst_cl_context_latency_end (ctx, done);
     /* Scratch frames: nothing downstream waits on an event, we do. */
     if (status == CL_SUCCESS)
-      status = done ? (gst_cl_context_wait (ctx, probe ? probe : done) ?
+      status = done ? (gst_cl_context_wait (ctx, end ? end : done) ?
           CL_SUCCESS : CL_INVALID_EVENT) : (gst_cl_context_finish (ctx) ?
           CL_SUCCESS : CL_INVALID_COMMAND_QUEUE);
     if (status == CL_SUCCESS && i == WARM_LAUNCHES - 1) {
-      *ms = (g_get_monotonic_time () - t0) / 1000.0;
+      gint64 ns = end ? gst_cl_latency_ns (start, end) : -1;
       /* The device's own figures when it has them, else the wall clock
        * around it. */
-      if (marker && done &&
-          clGetEventProfilingInfo (marker, CL_PROFILING_COMMAND_QUEUED,
-              sizeof (start), &start, NULL) == CL_SUCCESS &&
-          clGetEventProfilingInfo (probe ? probe : done,
-              CL_PROFILING_COMMAND_END, sizeof (end), &end,
-              NULL) == CL_SUCCESS && end > start && start > 0)
-        *ms = (end - start) / 1e6;
+      *ms = ns >= 0 ? ns / 1e6 : (g_get_monotonic_time () - t0) / 1000.0;
     }
-    if (probe)
-      clReleaseEvent (probe);
-    if (marker)
-      clReleaseEvent (marker);
+    if (end)
+      clReleaseEvent (end);
+    if (start)
+      clReleaseEvent (start);
     if (done)
       clReleaseEvent (done);
     unmap_frame (&out, FALSE);
@@ -1373,9 +1361,7 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLFrame in, out;
   gboolean owns_in = FALSE;
-  cl_event done = NULL, marker = NULL;
-  gboolean tracked;
-  gint64 now_us;
+  cl_event done = NULL, start = NULL;
   cl_int status;
 
   if (gst_buffer_n_memory (outbuf) != 1 ||
@@ -1402,36 +1388,23 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FRAME_FAULT;
   }
 
-  /* device=auto: this element's latency for the frame, waiting for a
-   * busy GPU included, on the device's clock, from a stamp queued before
-   * the work to its end; a frame at most every latency-interval-ms, as
-   * each costs NVIDIA a little. With GST_CL_PROFILING=1 the queue is
-   * timed: a marker there, and the work's own END; else a probe before
-   * and one after it. */
-  now_us = g_get_monotonic_time ();
-  tracked = priv->group && gst_cl_auto_tracks_kernel_time (priv->group) &&
-      (priv->last_tracked_us == 0 || now_us - priv->last_tracked_us >=
-      gst_cl_auto_latency_interval_us (priv->group));
-  if (tracked) {
-    priv->last_tracked_us = now_us;
-    if (!priv->context->profiling)
-      marker = gst_cl_context_probe (priv->context, NULL);
-    else if (clEnqueueMarkerWithWaitList (priv->context->queue, 0, NULL,
-            &marker) != CL_SUCCESS)
-      marker = NULL;
-  }
+  /* device=auto: this element's latency for the frame, on the device's
+   * clock, a frame at most every latency-interval-ms, as each timing
+   * costs NVIDIA a little. */
+  if (priv->group && gst_cl_auto_track_due (priv->group,
+          &priv->last_tracked_us))
+    start = gst_cl_context_latency_start (priv->context);
   status = klass->process (self, &in, &out, &done);
   if (status == CL_SUCCESS)
     priv->warmed[priv->slot] = TRUE;
-  if (marker && status == CL_SUCCESS && done) {
-    cl_event end = priv->context->profiling ? done :
-        gst_cl_context_probe (priv->context, done);
-    gst_cl_auto_track (priv->group, self, priv->slot, marker, end);
-    if (end && end != done)
+  if (start && status == CL_SUCCESS) {
+    cl_event end = gst_cl_context_latency_end (priv->context, done);
+    gst_cl_auto_track (priv->group, self, priv->slot, start, end);
+    if (end)
       clReleaseEvent (end);
   }
-  if (marker)
-    clReleaseEvent (marker);
+  if (start)
+    clReleaseEvent (start);
   if (status == CL_SUCCESS && done) {
     if (in.memory)
       gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);

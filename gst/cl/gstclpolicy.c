@@ -205,6 +205,14 @@ gst_cl_policy_set_estimate (GstCLPolicy * policy, guint slot, gdouble ms)
     policy->unloaded_ms[slot] = ms;
 }
 
+/* Our share of the GPU's time slices when others keep it @busy (at least
+ * 5 %). */
+static gdouble
+slice_share (gdouble busy)
+{
+  return 1.0 - MIN (MAX (busy, 0.0), 0.95);
+}
+
 /* The GPU's time per frame when others keep it @busy: its share of the
  * time slices shrinks to 1 - busy. */
 static gdouble
@@ -213,7 +221,7 @@ gpu_under_load (const GstCLPolicy * policy, gdouble busy)
   gdouble free_ms = policy->unloaded_ms[GST_CL_SLOT_PREFERRED];
   if (free_ms <= 0)
     return -1;
-  return free_ms / (1.0 - MIN (MAX (busy, 0.0), 0.95));
+  return free_ms / slice_share (busy);
 }
 
 /* ... and at least what it measured under the load it left, scaled by
@@ -228,9 +236,8 @@ gpu_still_loaded (const GstCLPolicy * policy, gdouble busy)
 
   if (policy->loaded_ms <= 0 || policy->loaded_busy < 0)
     return model;
-  return MAX (model, policy->loaded_ms *
-      (1.0 - MIN (policy->loaded_busy, 0.95)) /
-      (1.0 - MIN (MAX (busy, 0.0), 0.95)));
+  return MAX (model, policy->loaded_ms * slice_share (policy->loaded_busy) /
+      slice_share (busy));
 }
 
 static void
