@@ -42,7 +42,7 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   guint8 *host = g_malloc (size), *ref = g_malloc (size);
   GstCLPlane plane = { 0, stride, width, height, cn };
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams params = { 1.0f, smoothing, 0.3f };
+  GstCLHisteqParams params = { 1.0f, smoothing, 0.3f, FALSE };
   gdouble *t[N_STEPS + 1];
   gint w[4];
   guint32 state = 1;

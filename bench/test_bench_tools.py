@@ -3,7 +3,7 @@
 asserted): bench_pipeline's frames, counters and per-frame windows, the
 clprof shim's kernel accounting, bench_floor's device lines, hostprof's
 threads and functions, bench.py's timed and profiled passes,
-transfer_overlap's ways, auto-timeline.sh's modes.
+transfer_overlap's ways, auto-timeline.sh's modes, copy_cost's ways.
 Usage: test_bench_tools.py BUILD_DIR"""
 import json
 import os
@@ -324,6 +324,18 @@ with tempfile.TemporaryDirectory() as d:
           not os.path.exists(os.path.join(out, "gpu.csv")) and len(rows) > 2,
           f"auto-timeline.sh MODES=auto: only auto ran and was summarised (rc {p.returncode}, "
           f"{len(rows)} CSV lines, {p.stdout[-300:]} {p.stderr[-300:]})")
+
+# 13. copy_cost: the three ways, three rounds, positive times; the state
+# reached its copy after the two copies and not with the kernel alone
+p = subprocess.run([os.path.join(build, "bench", "copy_cost"), "0", "0", "20", "4096", "2"],
+                   capture_output=True, text=True, timeout=120)
+lines = [l for l in p.stdout.splitlines() if l.startswith("round ")]
+copied = [l.rsplit(" ", 1)[1] for l in lines]
+times = [float(l.split(" us an iteration")[0].split()[-1]) for l in lines]
+check(p.returncode == 0 and len(lines) == 9 and copied == ["no", "yes", "yes"] * 3 and
+      all(t > 0 for t in times),
+      f"copy_cost: 9 lines, the state copied by the copies only, positive times "
+      f"(rc {p.returncode}, {p.stdout[-400:]} {p.stderr[-200:]})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -1271,6 +1271,35 @@ await_flag (__global uint * flag, __global uint * claim, uint tag,
   return (int) await_flag_bits (flag, claim, tag, tag, 0, sink).x;
 }
 
+/* @checkpoint (not NULL): the temporal state as it was before this frame,
+ * in @state's layout (the frame's state after the tiles'), kept so that a
+ * frame that fails can run again from it on another device. A copy
+ * command before the launch cost the H200 8.5 us a frame, against 5.5 for
+ * the launch (bench/copy_cost.c, gpu-session39), so the launch keeps it:
+ * a tile's slice 0 saves the tile's part before it is counted, so before
+ * the tile's last group (or the frame's cut, after every tile's) changes
+ * any of it; tile 0's also saves the frame's part. */
+inline void
+save_tile_state (__global float * restrict checkpoint,
+    __global const float * restrict state,
+    __global const float * restrict frame_state, int tile, int tiles,
+    int lid)
+{
+  __global float *saved_frame = checkpoint + (size_t) tiles * TILE_STATE;
+  /* TILE_STATE is BINS: a float an item */
+  const size_t at = (size_t) tile * TILE_STATE + lid;
+
+  checkpoint[at] = state[at];
+  if (lid == 0) {
+    saved_frame[FS_TILES + tile] = frame_state[FS_TILES + tile];
+    saved_frame[FS_TILES + tiles + tile] =
+        frame_state[FS_TILES + tiles + tile];
+  }
+  if (tile == 0)
+    for (int i = lid; i < FS_TILES; i += BINS)
+      saved_frame[i] = frame_state[i];
+}
+
 /* The group's part of a fused launch (histeq_hist_lut_cN, histeq_equalize_c1):
  * slice @slice of tile @tile's rows into row @GROW of @ghist (the tile's,
  * or one of its copies), its share of the copied planes, then is_last:
@@ -1293,8 +1322,10 @@ await_flag (__global uint * flag, __global uint * claim, uint tag,
     sum += h[lid * NCOPIES + c]; \
   if (sum) \
     add_complete (&ghist[(GROW) * BINS + lid], sum, &sink); \
-  /* this group's additions are done before it is counted (the fence: \
-   * visible to the whole device, not just the group) */ \
+  if (checkpoint && slice == 0) \
+    save_tile_state (checkpoint, state, frame_state, tile, tiles, lid); \
+  /* this group's additions (and saved state) are done before it is \
+   * counted (the fence: visible to the whole device, not just the group) */ \
   mem_fence (CLK_GLOBAL_MEM_FENCE); \
   barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); \
   if (lid == 0) \
@@ -1347,7 +1378,8 @@ NAME (__global const uchar * restrict src, uint src_off, \
     float strength, float alpha, float cut_threshold, int reset, \
     int smooth, __global float * restrict state, \
     __global float * restrict frame_state, __global uchar * restrict lut, \
-    __global uchar * restrict dst, int8 cp0, int8 cp1, uint tag ONE_ARGS) \
+    __global uchar * restrict dst, int8 cp0, int8 cp1, \
+    __global float * restrict checkpoint, uint tag ONE_ARGS) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local int hist[BINS]; \
@@ -2098,8 +2130,9 @@ NAME (__global const uchar * restrict src, uint src_off, \
     float strength, float alpha, float cut_threshold, int reset, \
     int smooth, __global float * restrict state, \
     __global float * restrict frame_state, __global uchar * restrict lut, \
-    __global uchar * restrict dst, int8 cp0, int8 cp1, uint dst_off, \
-    int dst_stride, uint tag) \
+    __global uchar * restrict dst, int8 cp0, int8 cp1, \
+    __global float * restrict checkpoint, uint dst_off, int dst_stride, \
+    uint tag) \
 { \
   __local uint h[NCOPIES * BINS]; \
   __local FrameLocal F; \

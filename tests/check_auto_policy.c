@@ -406,7 +406,7 @@ GST_START_TEST (test_policy_params)
 
   gst_cl_policy_params_init (&p);
   fail_unless_equals_int (p.up_windows, GST_CL_POLICY_DEFAULT_UP_WINDOWS);
-  fail_unless_equals_int (p.latency_interval_ms, 1);
+  fail_unless_equals_int (p.latency_interval_ms, 10);
   gst_cl_policy_params_parse (&p, "up-windows=4, busy-high=0.9,"
       "busy-low=0.2,min-dwell-ms=250,kernel-time=false,switching=true,"
       "latency-interval-ms=0", &warnings);

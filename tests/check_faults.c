@@ -858,6 +858,43 @@ GST_START_TEST (test_auto_fault_while_running)
 }
 GST_END_TEST;
 
+/* Where frames are staged (GST_CL_STAGING=1, the "auto-faults-staged"
+ * test): frame 20's upload into clhisteq fails on 0.0, before its
+ * process() ran. Nothing of the frame changed the smoothing state, so the
+ * state goes to 0.1 as it is: the frames are the single-device run's,
+ * byte for byte. (Carried as for a frame that failed half way, the copy
+ * kept before frame 19 made frame 20 on from one frame behind.) */
+GST_START_TEST (test_auto_fault_before_process)
+{
+  const gchar *pinned = "clhisteq smoothing=8 device=0.0";
+  const gchar *auto_chain = "clhisteq name=histeq smoothing=8";
+  ARun ref, r;
+  guint per_frame, f = 20;
+  gchar *spec;
+
+  fail_unless (g_strcmp0 (g_getenv ("GST_CL_STAGING"), "1") == 0,
+      "run with GST_CL_STAGING=1 (the auto-faults-staged test)");
+  load_shim ();
+  run_auto (auto_chain, "clEnqueueWriteBuffer@0.0:100000000", FALSE, 0, 10,
+      &r);
+  fail_unless_equals_int (r.n, 10);
+  per_frame = r.seen / 10;
+  fail_unless (per_frame > 0 && r.seen % 10 == 0, "%ld uploads in 10 frames",
+      r.seen);
+  arun_clear (&r);
+  run_auto (pinned, NULL, FALSE, 0, A_FRAMES, &ref);
+  fail_unless_equals_int (ref.n, A_FRAMES);
+
+  spec = g_strdup_printf ("clEnqueueWriteBuffer@0.0:%u+:CL_OUT_OF_RESOURCES",
+      f * per_frame + 1);
+  run_auto (auto_chain, spec, FALSE, 0, A_FRAMES, &r);
+  assert_moved (&r, &ref, 0, "input frame", spec);
+  arun_clear (&r);
+  g_free (spec);
+  arun_clear (&ref);
+}
+GST_END_TEST;
+
 /* device=auto's contexts leave the queues that do the work untimed too
  * (as the elements' shared ones, above). Its load watch reads a frame's
  * latency from a 4-byte probe on a timed queue of its own, queueing no
@@ -1158,6 +1195,7 @@ faults_suite (void)
   tcase_add_test (tc, test_auto_fault_no_way_out);
   tcase_add_test (tc, test_auto_fault_at_start);
   tcase_add_test (tc, test_auto_fault_optflow);
+  tcase_add_test (tc, test_auto_fault_before_process);
   return s;
 }
 

@@ -93,7 +93,7 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   guint8 *src = g_malloc (src_size), *dst = g_malloc (dst_size),
       *ref = g_malloc (dst_size);
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams hp = { pr->strength, 0, 0.3f };
+  GstCLHisteqParams hp = { pr->strength, 0, 0.3f, FALSE };
   GError *err = NULL;
   gint w[4];
   cl_int status;
@@ -252,7 +252,9 @@ check_one (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
  * four frames of one scene, four of another (a cut), each with its own
  * noise and a brightness offset (a camera's jitter), against the reference
  * state machine. The LUTs and the tracked shift are compared bit for bit
- * every frame. */
+ * every frame. The odd frames keep a checkpoint (device=auto's, for a
+ * frame run again elsewhere): it must hold the whole state as it was
+ * before the frame, which the frame changes. */
 static gboolean
 check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
     GstCLHisteqMode mode, const Size * sz, gfloat strength)
@@ -261,7 +263,7 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   const gint w = sz->width, h = sz->height;
   GstCLPlane plane = { 0, w, w, h, 1 };
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams hp = { strength, 4, 0.3f };
+  GstCLHisteqParams hp = { strength, 4, 0.3f, FALSE };
   const gfloat alpha = 1.0f / 4;
   const gint wts[4] = { 0 };
   GError *err = NULL;
@@ -271,7 +273,10 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   guint8 *rluts, *dluts;
   gint tiles, bad_frame = -1, cuts = 0, want_cuts = 0, shifted = 0;
   gint bad_bin = -1, solved = 0, roots = 0;
+  gint kept = 0, kept_bad = -1, kept_changed = 0, kept_where = 0;
   gfloat bad_shift = 0, want_shift = 0;
+  gsize state_size;
+  guint8 *before, *after, *saved;
   gdouble worst_root = 0;
   cl_mem s, d;
   cl_int status = CL_SUCCESS;
@@ -279,6 +284,10 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   if (!gst_cl_histeq_buffers_ensure (&bufs, ctx, w, h, mode, 4, 3, 2.0, &err))
     g_error ("buffers: %s", err->message);
   tiles = bufs.geom.tiles_x * bufs.geom.tiles_y;
+  state_size = gst_cl_histeq_buffers_state_size (&bufs);
+  before = g_malloc (state_size);
+  after = g_malloc (state_size);
+  saved = g_malloc (state_size);
   fs = g_new0 (gfloat, GST_CL_HISTEQ_FRAME_STATE (tiles));
   st = g_new0 (gfloat, tiles * BINS);
   hist = g_new (guint32, tiles * BINS);
@@ -327,12 +336,34 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
       gst_cl_ref_histeq_lut (f, strength, rluts + t * BINS);
     }
 
+    hp.checkpoint = frame % 2 == 1;
+    if (status == CL_SUCCESS && hp.checkpoint)
+      status = clEnqueueReadBuffer (ctx->queue, bufs.state, CL_TRUE, 0,
+          state_size, before, 0, NULL, NULL);
     if (status == CL_SUCCESS)
       status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &hp, wts, s,
           &plane, d, &plane, &ev, NULL);
     if (status == CL_SUCCESS)
       status = clEnqueueReadBuffer (ctx->queue, bufs.luts, CL_TRUE, 0,
           tiles * BINS, dluts, 1, &ev, NULL);
+    /* where the state before the frame is: the checkpoint, or nowhere */
+    if (status == CL_SUCCESS && bufs.state_before ==
+        (hp.checkpoint ? bufs.checkpoint : NULL))
+      kept_where++;
+    if (status == CL_SUCCESS && hp.checkpoint) {
+      kept++;
+      status = clEnqueueReadBuffer (ctx->queue, bufs.checkpoint, CL_TRUE, 0,
+          state_size, saved, 0, NULL, NULL);
+      if (status == CL_SUCCESS)
+        status = clEnqueueReadBuffer (ctx->queue, bufs.state, CL_TRUE, 0,
+            state_size, after, 0, NULL, NULL);
+      if (status == CL_SUCCESS && kept_bad < 0 &&
+          memcmp (saved, before, state_size) != 0)
+        kept_bad = frame;
+      /* else a checkpoint left as it was would pass */
+      kept_changed += status == CL_SUCCESS &&
+          memcmp (after, before, state_size) != 0;
+    }
     if (status == CL_SUCCESS)
       status = clEnqueueReadBuffer (ctx->queue, bufs.frame_state, CL_TRUE,
           sizeof (gfloat) * GST_CL_HISTEQ_FS_SHIFT, sizeof (gfloat), &dshift,
@@ -355,7 +386,8 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
    * not cuts), or the comparison proves nothing about the tracking. */
   n_checked++;
   gboolean ok = status == CL_SUCCESS && bad_frame < 0 && cuts == want_cuts &&
-      shifted >= 4 && (mode != GST_CL_HISTEQ_GLOBAL || (solved >= 4 && roots == solved));
+      shifted >= 4 && (mode != GST_CL_HISTEQ_GLOBAL || (solved >= 4 && roots == solved)) &&
+      kept == 4 && kept_bad < 0 && kept_changed == kept && kept_where == 8;
   if (!ok) {
     n_failed++;
     g_printerr ("FAIL %s %s hist: temporal %s %dx%d: status %d, LUTs or shift "
@@ -365,6 +397,9 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
         ctx->device->name, path_name (prog), mode ? "clahe" : "global", w, h,
         status, bad_frame, bad_shift, want_shift, bad_bin, cuts, want_cuts,
         shifted, roots, solved, worst_root, strength);
+    g_printerr ("     checkpoint: %d frames kept it, the first wrong %d, %d "
+        "changed the state, %d of 8 said where it is\n", kept, kept_bad,
+        kept_changed, kept_where);
   }
   clReleaseMemObject (s);
   clReleaseMemObject (d);
@@ -376,6 +411,9 @@ check_temporal (GstCLContext * ctx, GstCLHisteqProgram * prog,
   g_free (dluts);
   g_free (src);
   g_free (dst);
+  g_free (before);
+  g_free (after);
+  g_free (saved);
   return ok;
 }
 
@@ -391,7 +429,7 @@ check_yuv (GstCLContext * ctx, GstCLHisteqProgram * prog, const Params * pr,
   gsize src_size = 100, dst_size = 40;
   guint8 *src, *dst, *ref;
   GstCLHisteqBuffers bufs = { 0 };
-  GstCLHisteqParams hp = { pr->strength, 0, 0.3f };
+  GstCLHisteqParams hp = { pr->strength, 0, 0.3f, FALSE };
   GError *err = NULL;
   gint w[4] = { 0 }, tiles, maxdiff = 0, bad_p = -1;
   gboolean guard_ok = TRUE;

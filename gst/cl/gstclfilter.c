@@ -60,7 +60,8 @@ typedef struct
   gdouble warm_ms;              /* the last one's timed launch */
   gint64 last_tracked_us;       /* device=auto: the last frame whose
                                  * latency was tracked */
-  gboolean frame_faulted;       /* migrate() runs because the frame failed */
+  gboolean frame_faulted;       /* migrate() runs because the frame failed
+                                 * in or after process() */
 } GstCLFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCLFilter, gst_cl_filter,
@@ -1389,8 +1390,8 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
 
   /* device=auto: this element's latency for the frame, on the device's
-   * clock, a frame at most every latency-interval-ms, as each timing
-   * costs NVIDIA a little. */
+   * clock, a frame at most every latency-interval-ms: each timed frame
+   * costs NVIDIA about 0.05 ms (docs/AUTO.md, "Timing the frames"). */
   if (priv->group && gst_cl_auto_track_due (priv->group,
           &priv->last_tracked_us))
     start = gst_cl_context_latency_start (priv->context);
@@ -1526,7 +1527,8 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (result == FRAME_FAULT && priv->group) {
     GstCLContext *failed = gst_object_ref (priv->context);
     FrameResult moved;
-    priv->frame_faulted = TRUE;
+    /* Failed before process(): the frame changed nothing yet. */
+    priv->frame_faulted = kind == FAULT_PROCESS;
     moved = fail_over (self, outbuf, what);
     priv->frame_faulted = FALSE;
     if (moved == FRAME_OK) {

@@ -84,9 +84,11 @@ GstCLContext *gst_cl_filter_get_context (GstCLFilter * filter);
  * state as it was before the frame (when this is TRUE). */
 gboolean gst_cl_filter_can_fail_over (GstCLFilter * filter);
 
-/* TRUE while migrate() runs because the current frame failed on @from:
- * the state must be carried as it was before that frame (the frame runs
- * again on @to), not as the failed frame's work left it. */
+/* TRUE while migrate() runs because the current frame failed on @from in
+ * or after process(): the state must be carried as it was before that
+ * frame (the frame runs again on @to), not as the failed frame's work left
+ * it. FALSE where it failed before (its input or output could not be
+ * accessed): nothing of it ran, the state is carried as it is. */
 gboolean gst_cl_filter_frame_faulted (GstCLFilter * filter);
 
 /* Asks for build() to run again before the next frame (properties changed). */

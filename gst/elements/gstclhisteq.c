@@ -88,12 +88,9 @@ struct _GstCLHisteq
   gint weights[4];
   gint reset;                   /* atomic: the temporal state starts over */
 
-  /* device=auto with a second device: the state as it was before the
-   * frame (the kernels update it in place, so a frame that fails half-way
-   * leaves it changed), for the frame's run on the other device. */
-  cl_mem checkpoint;
-  gsize checkpoint_size;
-  cl_mem checkpoint_of;         /* the state it copies, NULL: none */
+  /* device=auto with a second device: how the frame started, for its run
+   * on the other device when it fails (the kernels update the state in
+   * place, so the state itself is then in bufs.state_before) */
   gboolean frame_fresh;         /* the frame started from no state */
   gboolean frame_smoothing_on;  /* bufs.smoothing_on before the frame */
 };
@@ -122,46 +119,10 @@ gst_cl_histeq_mode_get_type (void)
 }
 
 static void
-clear_checkpoint (GstCLHisteq * self)
-{
-  if (self->checkpoint)
-    clReleaseMemObject (self->checkpoint);
-  self->checkpoint = NULL;
-  self->checkpoint_of = NULL;
-  self->checkpoint_size = 0;
-}
-
-/* Copies the state on the device before the frame's kernels change it:
- * one copy command of a few KiB per frame, only while a fault can move
- * the element to another device. */
-static void
-take_checkpoint (GstCLHisteq * self, GstCLContext * ctx)
-{
-  gsize size = gst_cl_histeq_buffers_state_size (&self->bufs);
-  cl_int status = CL_SUCCESS;
-
-  if (self->checkpoint && self->checkpoint_size != size)
-    clear_checkpoint (self);
-  if (!self->checkpoint) {
-    self->checkpoint = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size,
-        NULL, &status);
-    if (status != CL_SUCCESS) {
-      self->checkpoint = NULL;
-      return;
-    }
-    self->checkpoint_size = size;
-  }
-  self->checkpoint_of = clEnqueueCopyBuffer (ctx->queue, self->bufs.state,
-      self->checkpoint, 0, 0, size, 0, NULL, NULL) == CL_SUCCESS ?
-      self->bufs.state : NULL;
-}
-
-static void
 gst_cl_histeq_release (GstCLFilter * filter)
 {
   GstCLHisteq *self = GST_CL_HISTEQ (filter);
 
-  clear_checkpoint (self);
   gst_cl_histeq_buffers_clear (&self->bufs);
   gst_cl_histeq_program_clear (&self->prog);
 }
@@ -197,7 +158,7 @@ gst_cl_histeq_migrate (GstCLFilter * filter, GstCLContext * from,
 
   if (gst_cl_filter_frame_faulted (filter)) {
     old.smoothing_on = self->frame_smoothing_on;
-    src = self->checkpoint_of == old.state ? self->checkpoint : NULL;
+    src = old.state_before;
     /* A frame that started fresh starts fresh again; smoothing off keeps
      * no state. */
     carry = carry && !self->frame_fresh && self->frame_smoothing_on;
@@ -330,10 +291,9 @@ gst_cl_histeq_process (GstCLFilter * filter, const GstCLFrame * in,
     self->bufs.state_fresh = TRUE;
   self->frame_fresh = self->bufs.state_fresh;
   self->frame_smoothing_on = self->bufs.smoothing_on;
-  self->checkpoint_of = NULL;
-  if (!self->bufs.state_fresh && self->bufs.smoothing_on &&
-      params.smoothing > 1 && gst_cl_filter_can_fail_over (filter))
-    take_checkpoint (self, ctx);
+  /* A frame that fails may run again on the other device, from the state
+   * as it was before it. */
+  params.checkpoint = gst_cl_filter_can_fail_over (filter);
 
   /* luma equalised, chroma copied (on GPUs inside the fused launch) */
   return gst_cl_histeq_enqueue_planes (&self->prog, &self->bufs, ctx->queue,

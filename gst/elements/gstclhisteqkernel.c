@@ -189,6 +189,7 @@ gst_cl_histeq_buffers_clear (GstCLHisteqBuffers * bufs)
   release_mem (&bufs->luts);
   release_mem (&bufs->frame_state);
   release_mem (&bufs->state);
+  release_mem (&bufs->checkpoint);
   memset (bufs, 0, sizeof (*bufs));
 }
 
@@ -270,8 +271,10 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
   if (!gst_cl_set_error (status, "clCreateBuffer(luts)", error))
     goto fail;
   bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      sizeof (cl_float) * (TILE_STATE * tiles +
-          GST_CL_HISTEQ_FRAME_STATE (tiles)), NULL, &status);
+      gst_cl_histeq_buffers_state_size (bufs), NULL, &status);
+  if (status == CL_SUCCESS)
+    bufs->checkpoint = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+        gst_cl_histeq_buffers_state_size (bufs), NULL, &status);
   if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
     goto fail;
   {
@@ -634,9 +637,20 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   return CL_SUCCESS;
 }
 
+/* Whether a frame keeps the state it starts from in the checkpoint
+ * (GstCLHisteqParams.checkpoint): only a smoothed state carried from the
+ * last frame (@smooth, fused kernels' mode, not 0; no @reset). */
+static gboolean
+keeps_checkpoint (const GstCLHisteqParams * params, cl_int smooth,
+    cl_int reset)
+{
+  return params->checkpoint && smooth && !reset;
+}
+
 /* The arguments histeq_hist_lut and histeq_equalize begin with: the plane
  * and tiles in @slices slices, the fused histograms, counters and the
- * tiles' histograms, the geometry, then set_fused_tail_args ()'s. */
+ * tiles' histograms, the geometry, set_fused_tail_args ()'s, then where
+ * the launch keeps the state before the frame (NULL: nowhere). */
 static cl_int
 set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
     const GstCLHisteqParams * params, const cl_uint wts[4], cl_mem src,
@@ -645,6 +659,8 @@ set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
+  const cl_mem checkpoint = keeps_checkpoint (params, mode, reset) ?
+      bufs->checkpoint : NULL;
   cl_int status = CL_SUCCESS;
 
   status |= set_tile_args (k, a, src, sp, g, slices, wts);
@@ -658,6 +674,7 @@ set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
   status |= clSetKernelArg (k, (*a)++, sizeof (cl_float), &g->lut_scale);
   status |= set_fused_tail_args (k, a, bufs, params, alpha, reset, mode,
       dst, sp, dp, n_copied);
+  status |= clSetKernelArg (k, (*a)++, sizeof (cl_mem), &checkpoint);
   return status;
 }
 
@@ -804,13 +821,24 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   /* Smoothing switched on: whatever state there is, is stale. */
   const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
   const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
+  const gboolean checkpoint = keeps_checkpoint (params, smooth, reset);
   size_t global[2], local[2];
   cl_kernel k;
   cl_int status = CL_SUCCESS;
   cl_uint a;
 
+  /* The state before the frame: the fused GPU launches keep it as they
+   * run (set_gpu_fused_args ()); before the other paths, a copy. */
+  bufs->state_before = checkpoint ? bufs->state : NULL;
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
+  if (checkpoint && !gpu_fused) {
+    status = clEnqueueCopyBuffer (queue, bufs->state, bufs->checkpoint, 0, 0,
+        gst_cl_histeq_buffers_state_size (bufs), 0, NULL, NULL);
+    if (status != CL_SUCCESS)
+      return status;
+    bufs->state_before = bufs->checkpoint;
+  }
 
   if (serial_one_launch) {
     status = enqueue_equalize_serial (prog, bufs, queue, params, wts, src,
@@ -821,9 +849,13 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   } else if (gpu_one_launch) {
     status = enqueue_equalize (prog, bufs, queue, params, wts, src, sp, dst,
         dp, n_in_fused, smooth, reset, alpha, event, steps);
+    if (checkpoint && status == CL_SUCCESS)
+      bufs->state_before = bufs->checkpoint;
   } else if (gpu_clahe_one) {
     status = enqueue_clahe_one (prog, bufs, queue, params, wts, src, sp, dst,
         dp, n_in_fused, fused_mode, reset, alpha, event, steps);
+    if (checkpoint && status == CL_SUCCESS)
+      bufs->state_before = bufs->checkpoint;
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     /* CLAHE with smoothing: the cut's flag this frame */
@@ -843,6 +875,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
         NULL, steps ? &steps[0] : NULL);
     if (status != CL_SUCCESS)
       return status;
+    if (checkpoint)
+      bufs->state_before = bufs->checkpoint;
     bufs->hist_slices = 1;
     bufs->eq_tag = tag;
     /* CLAHE with smoothing, the tiles' LUTs after the frame's cut */

@@ -91,6 +91,12 @@ typedef struct
                                  * then the frame's state
                                  * (GST_CL_HISTEQ_FRAME_STATE floats) */
   cl_mem frame_state;           /* sub-buffer: the frame's state */
+  cl_mem checkpoint;            /* as state: the state as it was before a
+                                 * frame (GstCLHisteqParams.checkpoint) */
+  cl_mem state_before;          /* after an enqueue, which buffer holds the
+                                 * state as it was before that frame: state
+                                 * (nothing that changes it was queued),
+                                 * checkpoint, or NULL (neither) */
   gboolean state_fresh;         /* state must be reset on the next frame */
   gboolean smoothing_on;        /* the last frame was smoothed */
 } GstCLHisteqBuffers;
@@ -101,6 +107,10 @@ typedef struct
   gfloat strength;              /* 0..1, blend with the identity */
   guint smoothing;              /* frames; 0 or 1: none */
   gfloat cut_threshold;         /* total-variation distance, 0..1 */
+  gboolean checkpoint;          /* keep the smoothed state as it was before
+                                 * this frame in the buffers' checkpoint
+                                 * (device=auto: a frame that fails runs
+                                 * again on the other device from it) */
 } GstCLHisteqParams;
 
 /* Per-byte luma weights of 4-byte pixels with R, G, B at byte @r, @g, @b
@@ -185,7 +195,10 @@ gsize gst_cl_histeq_buffers_state_size (const GstCLHisteqBuffers * bufs);
  * CPU devices CLAHE keeps the separate launches).
  * @steps, when not NULL: 4 events (histogram (fused: histogram, cut and
  * LUT), scene cut or NULL, LUT or NULL, apply) for profiling, to be
- * released by the caller. */
+ * released by the caller. @params->checkpoint: the fused GPU launches
+ * keep the smoothed state as it was before the frame in
+ * @bufs->checkpoint as they run; the other paths queue a copy first.
+ * @bufs->state_before says where that state is after the call. */
 cl_int gst_cl_histeq_enqueue (GstCLHisteqProgram * prog,
     GstCLHisteqBuffers * bufs, cl_command_queue queue,
     const GstCLHisteqParams * params, const gint w[4], cl_mem src,
