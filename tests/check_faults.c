@@ -1126,6 +1126,22 @@ GST_START_TEST (test_auto_fault_at_start)
         r.error->message);
     arun_clear (&r);
   }
+
+  /* The standby device cannot build (its programs are built in threads of
+   * their own while the elements build for the active one): left out with
+   * a warning, every frame the single-device run's, no move. */
+  run_auto (AUTO_CHAIN, "clBuildProgram@0.1:1+", FALSE, 0, A_FRAMES, &r);
+  fail_unless (r.error == NULL, "standby build refused: error from %s: %s",
+      r.error_src, r.error ? r.error->message : "");
+  fail_unless (r.injected > 0, "standby build refused: no fault injected");
+  fail_unless (r.warnings > 0, "standby build refused: no warning");
+  fail_unless_equals_int (r.n, ref.n);
+  for (guint k = 0; k < r.n; k++)
+    fail_unless_equals_int (frame_diff (r.frames[k], ref.frames[k]), 0);
+  fail_unless_equals_int (r.switches->len, 0);
+  g_print ("standby build refused: %u frames as pinned, %u warnings\n", r.n,
+      r.warnings);
+  arun_clear (&r);
   remove_private_cache (cache);
   arun_clear (&ref);
 }

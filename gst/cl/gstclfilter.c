@@ -286,41 +286,81 @@ take_slot (GstCLFilter * self, guint slot)
   clear_pool (&priv->import_pool);
 }
 
+static GstCLFilter *make_clone (GstCLFilter * self, GstCLContext * ctx);
+static void free_clone (GstCLFilter * clone);
+
+/* device=auto: the programs of a device the element is not on, built by a
+ * clone of the element in a thread of its own. */
+typedef struct
+{
+  GstCLFilter *clone;
+  guint slot;
+  GThread *thread;
+  gboolean ok;
+  GError *err;
+} StandbyBuild;
+
+static gpointer
+standby_build (gpointer data)
+{
+  StandbyBuild *b = data;
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (b->clone);
+
+  b->ok = klass->build (b->clone, &b->err);
+  if (b->ok && klass->release)
+    klass->release (b->clone);
+  return NULL;
+}
+
 static gboolean
 build_locked (GstCLFilter * self)
 {
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
+  StandbyBuild standby[GST_CL_N_SLOTS] = { {0} };
   GError *err = NULL;
+  gboolean built;
 
   if (priv->built && klass->release)
     klass->release (self);
   priv->built = FALSE;
 
   /* device=auto: the other device's programs too, now, so a switch
-   * compiles nothing (they stay in that context's program table). A
-   * device that cannot build them is left out of the group. */
+   * compiles nothing (they stay in that context's program table). A clone
+   * builds them while this element builds for the active device: on a
+   * fresh machine the two devices' compilers run at once (docs/AUTO.md,
+   * "Both devices built at start"). A device that cannot build them is
+   * left out of the group. */
   for (guint s = 0; priv->group && klass->build && s < GST_CL_N_SLOTS; s++) {
-    GstCLContext *own = priv->context;
-    gboolean ok;
+    StandbyBuild *b = &standby[s];
 
     if (s == priv->slot || !gst_cl_auto_slot_usable (priv->group, s))
       continue;
-    priv->context = priv->group->contexts[s];
-    ok = klass->build (self, &err);
-    if (ok && klass->release)
-      klass->release (self);
-    priv->context = own;
-    if (!ok) {
+    b->slot = s;
+    b->clone = make_clone (self, priv->group->contexts[s]);
+    b->thread = g_thread_try_new ("cl-standby-build", standby_build, b, NULL);
+    if (!b->thread)
+      standby_build (b);
+  }
+  built = !klass->build || klass->build (self, &err);
+  for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
+    StandbyBuild *b = &standby[s];
+
+    if (!b->clone)
+      continue;
+    if (b->thread)
+      g_thread_join (b->thread);
+    free_clone (b->clone);
+    if (!b->ok) {
       gchar *what = g_strdup_printf ("building the kernels: %s",
-          err ? err->message : "unknown error");
+          b->err ? b->err->message : "unknown error");
       fail_slot (self, s, what, FALSE);
       g_free (what);
-      g_clear_error (&err);
+      g_clear_error (&b->err);
     }
   }
 
-  while (klass->build && !klass->build (self, &err)) {
+  while (!built) {
     guint other = priv->slot == GST_CL_SLOT_PREFERRED ? GST_CL_SLOT_FALLBACK :
         GST_CL_SLOT_PREFERRED;
     gchar *what = g_strdup_printf ("building the kernels: %s",
@@ -333,6 +373,7 @@ build_locked (GstCLFilter * self)
       g_clear_error (&err);
       take_slot (self, other);
       g_object_notify (G_OBJECT (self), "current-device");
+      built = klass->build (self, &err);
       continue;
     }
     g_free (what);
@@ -1011,6 +1052,36 @@ copy_properties (GstCLFilter * from, GstCLFilter * to)
   g_free (specs);
 }
 
+/* A clone of the element (same type and properties) on @ctx, with no
+ * kernels yet: its own kernels and temporal state, so the element's are
+ * not touched. */
+static GstCLFilter *
+make_clone (GstCLFilter * self, GstCLContext * ctx)
+{
+  GstCLFilter *clone = g_object_new (G_OBJECT_TYPE (self), NULL);
+  GstCLFilterPrivate *cpriv = PRIV (clone);
+
+  gst_object_ref_sink (clone);
+  copy_properties (self, clone);
+  cpriv->context = gst_object_ref (ctx);
+  cpriv->device = ctx->device;
+  return clone;
+}
+
+static void
+free_clone (GstCLFilter * clone)
+{
+  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (clone);
+  GstCLFilterPrivate *cpriv = PRIV (clone);
+
+  if (cpriv->built && klass->release)
+    klass->release (clone);
+  cpriv->built = FALSE;
+  gst_clear_object (&cpriv->context);
+  cpriv->device = NULL;
+  gst_object_unref (clone);
+}
+
 static GstBuffer *
 scratch_frame (GstCLContext * ctx, const GstVideoInfo * info,
     GstBufferPool ** pool)
@@ -1043,7 +1114,7 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLContext *ctx = priv->group->contexts[slot];
-  GstCLFilter *clone = g_object_new (G_OBJECT_TYPE (self), NULL);
+  GstCLFilter *clone = make_clone (self, ctx);
   GstCLFilterPrivate *cpriv = PRIV (clone);
   GstBufferPool *in_pool = NULL, *out_pool = NULL;
   GstBuffer *inbuf = NULL, *outbuf = NULL;
@@ -1051,10 +1122,6 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
   gboolean ok = FALSE;
   guint i;
 
-  gst_object_ref_sink (clone);
-  copy_properties (self, clone);
-  cpriv->context = gst_object_ref (ctx);
-  cpriv->device = ctx->device;
   cpriv->in_info = priv->in_info;
   cpriv->out_info = priv->out_info;
   if (klass->set_info && !klass->set_info (clone, &priv->in_info,
@@ -1118,16 +1185,12 @@ done:
     GST_WARNING_OBJECT (self, "warm-up on %s: %s", ctx->device->name,
         err->message);
   g_clear_error (&err);
-  if (cpriv->built && klass->release)
-    klass->release (clone);
-  cpriv->built = FALSE;
+  /* the frames before the clone's kernels and context */
   gst_clear_buffer (&inbuf);
   gst_clear_buffer (&outbuf);
   clear_pool (&in_pool);
   clear_pool (&out_pool);
-  gst_clear_object (&cpriv->context);
-  cpriv->device = NULL;
-  gst_object_unref (clone);
+  free_clone (clone);
   return ok;
 }
 
