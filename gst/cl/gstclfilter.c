@@ -294,21 +294,19 @@ static void free_clone (GstCLFilter * clone);
 typedef struct
 {
   GstCLFilter *clone;
-  guint slot;
   GThread *thread;
   gboolean ok;
   GError *err;
 } StandbyBuild;
 
+/* The clone's kernels are released with it (free_clone ()), built or
+ * not: the programs stay in the context's table. */
 static gpointer
 standby_build (gpointer data)
 {
   StandbyBuild *b = data;
-  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (b->clone);
 
-  b->ok = klass->build (b->clone, &b->err);
-  if (b->ok && klass->release)
-    klass->release (b->clone);
+  b->ok = GST_CL_FILTER_GET_CLASS (b->clone)->build (b->clone, &b->err);
   return NULL;
 }
 
@@ -336,11 +334,14 @@ build_locked (GstCLFilter * self)
 
     if (s == priv->slot || !gst_cl_auto_slot_usable (priv->group, s))
       continue;
-    b->slot = s;
     b->clone = make_clone (self, priv->group->contexts[s]);
-    b->thread = g_thread_try_new ("cl-standby-build", standby_build, b, NULL);
-    if (!b->thread)
+    b->thread = g_thread_try_new ("cl-standby-build", standby_build, b, &err);
+    if (!b->thread) {
+      GST_DEBUG_OBJECT (self, "no thread for the standby build (%s): built "
+          "first", err ? err->message : "?");
+      g_clear_error (&err);
       standby_build (b);
+    }
   }
   built = !klass->build || klass->build (self, &err);
   for (guint s = 0; s < GST_CL_N_SLOTS; s++) {
@@ -1068,13 +1069,15 @@ make_clone (GstCLFilter * self, GstCLContext * ctx)
   return clone;
 }
 
+/* Releases the clone's kernels whether or not its build() finished (a
+ * build that failed half way has some). */
 static void
 free_clone (GstCLFilter * clone)
 {
   GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (clone);
   GstCLFilterPrivate *cpriv = PRIV (clone);
 
-  if (cpriv->built && klass->release)
+  if (klass->release)
     klass->release (clone);
   cpriv->built = FALSE;
   gst_clear_object (&cpriv->context);

@@ -44,9 +44,14 @@ struct _GstCLFilterClass
 
   /* Builds programs and kernels for the current properties. Called when the
    * element starts (READY->PAUSED) and again before the next frame after
-   * gst_cl_filter_invalidate(). */
+   * gst_cl_filter_invalidate(). With device=auto it also runs on a clone
+   * of the element (same type and properties, the other device's context,
+   * no caps yet) in another thread while the element's own build() runs:
+   * it may touch only its own instance and the context, depend on the
+   * properties alone, and post nothing. */
   gboolean (*build) (GstCLFilter * filter, GError ** error);
-  /* Releases what build() created. */
+  /* Releases what build() created, all or part of it (also after a build()
+   * that failed half way, and when nothing was built). */
   void (*release) (GstCLFilter * filter);
   /* New caps were accepted. */
   gboolean (*set_info) (GstCLFilter * filter, const GstVideoInfo * in_info,

@@ -45,10 +45,12 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
    * (16 copies ran 3-12% slower on the H200: more to clear and to sum;
    * docs/results/gpu-session20, run 5); CPUs: the serial kernel, one item
    * per group, no atomics. */
-  prog->hist_local = ctx->device->is_gpu ?
+  const gboolean gpu_paths = gst_cl_env_choice (GST_CL_HISTEQ_GPU_PATHS_ENV,
+      0, 1, ctx->device->is_gpu);
+  prog->hist_local = gpu_paths ?
       MIN (256, ctx->device->max_work_group_size) : 16;
-  prog->copies = ctx->device->is_gpu ? 4 : 1;
-  prog->serial = !ctx->device->is_gpu;
+  prog->copies = gpu_paths ? 4 : 1;
+  prog->serial = !gpu_paths;
   /* one launch for histogram, cut and LUT: on GPUs with 256-item groups,
    * on CPUs from the serial histogram's groups (global mode) where that
    * kernel has been checked; the variable forces it either way */
@@ -272,9 +274,6 @@ gst_cl_histeq_buffers_ensure (GstCLHisteqBuffers * bufs, GstCLContext * ctx,
     goto fail;
   bufs->state = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
       gst_cl_histeq_buffers_state_size (bufs), NULL, &status);
-  if (status == CL_SUCCESS)
-    bufs->checkpoint = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-        gst_cl_histeq_buffers_state_size (bufs), NULL, &status);
   if (!gst_cl_set_error (status, "clCreateBuffer(state)", error))
     goto fail;
   {
@@ -639,12 +638,31 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
 
 /* Whether a frame keeps the state it starts from in the checkpoint
  * (GstCLHisteqParams.checkpoint): only a smoothed state carried from the
- * last frame (@smooth, fused kernels' mode, not 0; no @reset). */
+ * last frame (@smooth; no @reset). */
 static gboolean
 keeps_checkpoint (const GstCLHisteqParams * params, cl_int smooth,
     cl_int reset)
 {
   return params->checkpoint && smooth && !reset;
+}
+
+/* The checkpoint buffer, made at the first frame that asks for one. */
+static gboolean
+ensure_checkpoint (GstCLHisteqBuffers * bufs, cl_command_queue queue)
+{
+  cl_context context = NULL;
+  cl_int status = CL_SUCCESS;
+
+  if (bufs->checkpoint)
+    return TRUE;
+  if (clGetCommandQueueInfo (queue, CL_QUEUE_CONTEXT, sizeof (context),
+          &context, NULL) != CL_SUCCESS)
+    return FALSE;
+  bufs->checkpoint = clCreateBuffer (context, CL_MEM_READ_WRITE,
+      gst_cl_histeq_buffers_state_size (bufs), NULL, &status);
+  if (status != CL_SUCCESS)
+    bufs->checkpoint = NULL;
+  return bufs->checkpoint != NULL;
 }
 
 /* The arguments histeq_hist_lut and histeq_equalize begin with: the plane
@@ -655,12 +673,11 @@ static cl_int
 set_gpu_fused_args (cl_kernel k, cl_uint * a, GstCLHisteqBuffers * bufs,
     const GstCLHisteqParams * params, const cl_uint wts[4], cl_mem src,
     const GstCLPlane * sp, cl_mem dst, const GstCLPlane * dp,
-    guint n_copied, cl_int slices, cl_int mode, cl_int reset, cl_float alpha)
+    guint n_copied, cl_int slices, cl_int mode, cl_int reset, cl_float alpha,
+    cl_mem checkpoint)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
   const cl_int tiles = g->tiles_x * g->tiles_y, total = g->tw * g->th;
-  const cl_mem checkpoint = keeps_checkpoint (params, mode, reset) ?
-      bufs->checkpoint : NULL;
   cl_int status = CL_SUCCESS;
 
   status |= set_tile_args (k, a, src, sp, g, slices, wts);
@@ -711,7 +728,7 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_command_queue queue, const GstCLHisteqParams * params,
     const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
     const GstCLPlane * dp, guint n_copied, gboolean smooth, cl_int reset,
-    cl_float alpha, cl_event * event, cl_event * steps)
+    cl_float alpha, cl_mem checkpoint, cl_event * event, cl_event * steps)
 {
   const gint groups = CLAMP (MIN (prog->eq_groups_per_cu *
           (gint) prog->compute_units,
@@ -732,7 +749,7 @@ enqueue_equalize (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   cl_uint a = 0;
 
   status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
-      n_copied, groups, smooth, reset, alpha);
+      n_copied, groups, smooth, reset, alpha, checkpoint);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
@@ -751,7 +768,7 @@ enqueue_clahe_one (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
     cl_command_queue queue, const GstCLHisteqParams * params,
     const cl_uint wts[4], cl_mem src, const GstCLPlane * sp, cl_mem dst,
     const GstCLPlane * dp, guint n_copied, cl_int mode, cl_int reset,
-    cl_float alpha, cl_event * event, cl_event * steps)
+    cl_float alpha, cl_mem checkpoint, cl_event * event, cl_event * steps)
 {
   const GstCLHisteqGeometry *g = &bufs->geom;
   const gint tiles = g->tiles_x * g->tiles_y;
@@ -764,7 +781,7 @@ enqueue_clahe_one (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   cl_uint a = 0;
 
   status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
-      n_copied, slices, mode, reset, alpha);
+      n_copied, slices, mode, reset, alpha, checkpoint);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
   status |= clSetKernelArg (k, a++, sizeof (cl_uint), &dp->offset);
   status |= clSetKernelArg (k, a++, sizeof (cl_int), &dp->stride);
@@ -821,7 +838,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   /* Smoothing switched on: whatever state there is, is stale. */
   const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
   const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
-  const gboolean checkpoint = keeps_checkpoint (params, smooth, reset);
+  gboolean checkpoint = keeps_checkpoint (params, smooth, reset);
+  cl_mem kept_by_launch;        /* where the fused launch keeps it */
   size_t global[2], local[2];
   cl_kernel k;
   cl_int status = CL_SUCCESS;
@@ -832,6 +850,12 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   bufs->state_before = checkpoint ? bufs->state : NULL;
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
+  if (checkpoint && !ensure_checkpoint (bufs, queue)) {
+    /* The frame runs without: a fault would start the smoothing over. */
+    checkpoint = FALSE;
+    bufs->state_before = NULL;
+  }
+  kept_by_launch = checkpoint && gpu_fused ? bufs->checkpoint : NULL;
   if (checkpoint && !gpu_fused) {
     status = clEnqueueCopyBuffer (queue, bufs->state, bufs->checkpoint, 0, 0,
         gst_cl_histeq_buffers_state_size (bufs), 0, NULL, NULL);
@@ -848,12 +872,13 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
         src, sp, dst, dp, n_in_fused, smooth, reset, alpha, steps);
   } else if (gpu_one_launch) {
     status = enqueue_equalize (prog, bufs, queue, params, wts, src, sp, dst,
-        dp, n_in_fused, smooth, reset, alpha, event, steps);
+        dp, n_in_fused, smooth, reset, alpha, kept_by_launch, event, steps);
     if (checkpoint && status == CL_SUCCESS)
       bufs->state_before = bufs->checkpoint;
   } else if (gpu_clahe_one) {
     status = enqueue_clahe_one (prog, bufs, queue, params, wts, src, sp, dst,
-        dp, n_in_fused, fused_mode, reset, alpha, event, steps);
+        dp, n_in_fused, fused_mode, reset, alpha, kept_by_launch, event,
+        steps);
     if (checkpoint && status == CL_SUCCESS)
       bufs->state_before = bufs->checkpoint;
   } else if (gpu_fused) {
@@ -863,7 +888,8 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     k = prog->hist_lut[ci];
     a = 0;
     status |= set_gpu_fused_args (k, &a, bufs, params, wts, src, sp, dst, dp,
-        n_in_fused, bufs->fused_slices, fused_mode, reset, alpha);
+        n_in_fused, bufs->fused_slices, fused_mode, reset, alpha,
+        kept_by_launch);
     status |= clSetKernelArg (k, a++, sizeof (cl_uint), &tag);
     if (status != CL_SUCCESS)
       return CL_INVALID_KERNEL_ARGS;

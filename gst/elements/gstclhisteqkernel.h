@@ -92,11 +92,13 @@ typedef struct
                                  * (GST_CL_HISTEQ_FRAME_STATE floats) */
   cl_mem frame_state;           /* sub-buffer: the frame's state */
   cl_mem checkpoint;            /* as state: the state as it was before a
-                                 * frame (GstCLHisteqParams.checkpoint) */
+                                 * frame (GstCLHisteqParams.checkpoint;
+                                 * made at the first frame that asks) */
   cl_mem state_before;          /* after an enqueue, which buffer holds the
                                  * state as it was before that frame: state
                                  * (nothing that changes it was queued),
-                                 * checkpoint, or NULL (neither) */
+                                 * checkpoint, or NULL (neither, or no
+                                 * checkpoint was asked for) */
   gboolean state_fresh;         /* state must be reset on the next frame */
   gboolean smoothing_on;        /* the last frame was smoothed */
 } GstCLHisteqBuffers;
@@ -144,6 +146,11 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 /* 0: the apply in a launch of its own; 1: with the histogram and LUT in
  * one launch (the default where fused; global mode, one byte a pixel) */
 #define GST_CL_HISTEQ_ONE_LAUNCH_ENV "GST_CL_HISTEQ_ONE_LAUNCH"
+/* 1: the GPUs' kernels (256-item groups, fused launches that keep their
+ * own checkpoint) on any device; 0: the CPUs' serial ones. A test hook:
+ * device=auto's faults through the fused launch on two PoCL devices
+ * (the auto-faults-fused test). */
+#define GST_CL_HISTEQ_GPU_PATHS_ENV "GST_CL_HISTEQ_GPU_PATHS"
 /* GPUs, CLAHE on one byte a pixel with up to
  * GST_CL_HISTEQ_CLAHE_ONE_MAX_TILES_X tiles across: 0 the apply in a launch
  * of its own; 1 in the histogram's launch; 2 (the default) in the
