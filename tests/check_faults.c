@@ -720,31 +720,41 @@ frame_diff (const guint8 * a, const guint8 * b)
   return m;
 }
 
-/* Kernel launches the first @frames frames through @pipeline make on
- * device 0.0 (a rule that never fires counts them). */
+/* Calls to @call (an OpenCL function) that the first @frames frames
+ * through @pipeline make on device 0.0 (a rule that never fires counts
+ * them). */
 static guint
-launches (const gchar * pipeline, gboolean moving, guint frames)
+calls (const gchar * call, const gchar * pipeline, gboolean moving,
+    guint frames)
 {
+  gchar *spec = g_strdup_printf ("%s@0.0:100000000", call);
   ARun r;
   long seen;
 
-  run_auto (pipeline, "clEnqueueNDRangeKernel@0.0:100000000", moving, 0,
-      frames, &r);
+  run_auto (pipeline, spec, moving, 0, frames, &r);
   seen = r.seen;
   fail_unless_equals_int (r.n, frames);
-  fail_unless (seen > 0, "no launch on 0.0");
+  fail_unless (seen > 0, "no %s on 0.0", call);
   arun_clear (&r);
+  g_free (spec);
   return (guint) seen;
 }
 
 /* ... a frame, when every frame makes the same. */
 static guint
+calls_per_frame (const gchar * call, const gchar * pipeline, gboolean moving)
+{
+  guint n = calls (call, pipeline, moving, 10);
+
+  fail_unless (n % 10 == 0, "%u calls to %s in 10 frames", n, call);
+  return n / 10;
+}
+
+/* Kernel launches. */
+static guint
 launches_per_frame (const gchar * pipeline, gboolean moving)
 {
-  guint n = launches (pipeline, moving, 10);
-
-  fail_unless (n % 10 == 0, "%u launches in 10 frames", n);
-  return n / 10;
+  return calls_per_frame ("clEnqueueNDRangeKernel", pipeline, moving);
 }
 
 /* Every frame there, each the single-device run's within @tol; a switch
@@ -875,13 +885,7 @@ GST_START_TEST (test_auto_fault_before_process)
   fail_unless (g_strcmp0 (g_getenv ("GST_CL_STAGING"), "1") == 0,
       "run with GST_CL_STAGING=1 (the auto-faults-staged test)");
   load_shim ();
-  run_auto (auto_chain, "clEnqueueWriteBuffer@0.0:100000000", FALSE, 0, 10,
-      &r);
-  fail_unless_equals_int (r.n, 10);
-  per_frame = r.seen / 10;
-  fail_unless (per_frame > 0 && r.seen % 10 == 0, "%ld uploads in 10 frames",
-      r.seen);
-  arun_clear (&r);
+  per_frame = calls_per_frame ("clEnqueueWriteBuffer", auto_chain, FALSE);
   run_auto (pinned, NULL, FALSE, 0, A_FRAMES, &ref);
   fail_unless_equals_int (ref.n, A_FRAMES);
 
@@ -1159,7 +1163,7 @@ GST_START_TEST (test_auto_fault_optflow)
   gchar *spec;
 
   load_shim ();
-  through = launches (flow, TRUE, f + 1);
+  through = calls ("clEnqueueNDRangeKernel", flow, TRUE, f + 1);
   run_auto ("cloptflow output=passthrough levels=2 device=0.0", NULL, TRUE, 0,
       A_FRAMES, &ref);
   /* The last launch of frame 12: the picture's copy, after the flow. */

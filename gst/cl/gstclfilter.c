@@ -1053,6 +1053,24 @@ copy_properties (GstCLFilter * from, GstCLFilter * to)
   g_free (specs);
 }
 
+/* process () of @filter's class on @ctx, between the two latency stamps
+ * (gst_cl_context_latency_start/_end) when @timed: *@start and *@end,
+ * references to release, or NULL where there are none. */
+static cl_int
+process_timed (GstCLFilter * filter, GstCLContext * ctx, gboolean timed,
+    const GstCLFrame * in, const GstCLFrame * out, cl_event * done,
+    cl_event * start, cl_event * end)
+{
+  cl_int status;
+
+  *start = timed ? gst_cl_context_latency_start (ctx) : NULL;
+  *end = NULL;
+  status = GST_CL_FILTER_GET_CLASS (filter)->process (filter, in, out, done);
+  if (status == CL_SUCCESS && *start)
+    *end = gst_cl_context_latency_end (ctx, *done);
+  return status;
+}
+
 /* A clone of the element (same type and properties) on @ctx, with no
  * kernels yet: its own kernels and temporal state, so the element's are
  * not touched. */
@@ -1152,10 +1170,7 @@ warm_slot (GstCLFilter * self, guint slot, gdouble * ms)
     }
     t0 = g_get_monotonic_time ();
     /* Timed as the windows are (run_frame). */
-    start = gst_cl_context_latency_start (ctx);
-    status = klass->process (clone, &in, &out, &done);
-    if (status == CL_SUCCESS && start)
-      end = gst_cl_context_latency_end (ctx, done);
+    status = process_timed (clone, ctx, TRUE, &in, &out, &done, &start, &end);
     /* Scratch frames: nothing downstream waits on an event, we do. */
     if (status == CL_SUCCESS)
       status = done ? (gst_cl_context_wait (ctx, end ? end : done) ?
@@ -1424,11 +1439,10 @@ static FrameResult
 run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     gchar ** what, FaultKind * kind)
 {
-  GstCLFilterClass *klass = GST_CL_FILTER_GET_CLASS (self);
   GstCLFilterPrivate *priv = PRIV (self);
   GstCLFrame in, out;
   gboolean owns_in = FALSE;
-  cl_event done = NULL, start = NULL;
+  cl_event done = NULL, start = NULL, end = NULL;
   cl_int status;
 
   if (gst_buffer_n_memory (outbuf) != 1 ||
@@ -1458,20 +1472,18 @@ run_frame (GstCLFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   /* device=auto: this element's latency for the frame, on the device's
    * clock, a frame at most every latency-interval-ms: each timed frame
    * costs NVIDIA about 0.05 ms (docs/AUTO.md, "Timing the frames"). */
-  if (priv->group && gst_cl_auto_track_due (priv->group,
-          &priv->last_tracked_us))
-    start = gst_cl_context_latency_start (priv->context);
-  status = klass->process (self, &in, &out, &done);
+  status = process_timed (self, priv->context, priv->group &&
+      gst_cl_auto_track_due (priv->group, &priv->last_tracked_us), &in, &out,
+      &done, &start, &end);
   if (status == CL_SUCCESS)
     priv->warmed[priv->slot] = TRUE;
-  if (start && status == CL_SUCCESS) {
-    cl_event end = gst_cl_context_latency_end (priv->context, done);
+  if (end) {
     gst_cl_auto_track (priv->group, self, priv->slot, start, end);
-    if (end)
-      clReleaseEvent (end);
+    clReleaseEvent (end);
   }
   if (start)
     clReleaseEvent (start);
+
   if (status == CL_SUCCESS && done) {
     if (in.memory)
       gst_cl_memory_set_event ((GstCLMemory *) in.memory, done, FALSE);

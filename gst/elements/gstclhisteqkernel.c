@@ -636,16 +636,6 @@ enqueue_equalize_serial (GstCLHisteqProgram * prog, GstCLHisteqBuffers * bufs,
   return CL_SUCCESS;
 }
 
-/* Whether a frame keeps the state it starts from in the checkpoint
- * (GstCLHisteqParams.checkpoint): only a smoothed state carried from the
- * last frame (@smooth; no @reset). */
-static gboolean
-keeps_checkpoint (const GstCLHisteqParams * params, cl_int smooth,
-    cl_int reset)
-{
-  return params->checkpoint && smooth && !reset;
-}
-
 /* The checkpoint buffer, made at the first frame that asks for one. */
 static gboolean
 ensure_checkpoint (GstCLHisteqBuffers * bufs, cl_command_queue queue)
@@ -838,25 +828,28 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   /* Smoothing switched on: whatever state there is, is stale. */
   const cl_int reset = bufs->state_fresh || !bufs->smoothing_on;
   const cl_float alpha = smooth ? 1.0f / params->smoothing : 1.0f;
-  gboolean checkpoint = keeps_checkpoint (params, smooth, reset);
-  cl_mem kept_by_launch;        /* where the fused launch keeps it */
+  /* GstCLHisteqParams.checkpoint: only a smoothed state carried from the
+   * last frame has anything to keep */
+  const gboolean keep = params->checkpoint && smooth && !reset;
+  const guint tag_before = bufs->eq_tag;
+  cl_mem kept_by_launch = NULL; /* where the fused launch keeps it */
   size_t global[2], local[2];
   cl_kernel k;
   cl_int status = CL_SUCCESS;
   cl_uint a;
 
   /* The state before the frame: the fused GPU launches keep it as they
-   * run (set_gpu_fused_args ()); before the other paths, a copy. */
-  bufs->state_before = checkpoint ? bufs->state : NULL;
+   * run (set_gpu_fused_args ()); before the other paths, a copy. Without
+   * a buffer for it the frame runs without (a fault would start the
+   * smoothing over). */
+  bufs->state_before = keep ? bufs->state : NULL;
   if (ci < 0 || sp->width != bufs->width || sp->height != bufs->height)
     return CL_INVALID_VALUE;
-  if (checkpoint && !ensure_checkpoint (bufs, queue)) {
-    /* The frame runs without: a fault would start the smoothing over. */
-    checkpoint = FALSE;
+  if (keep && !ensure_checkpoint (bufs, queue)) {
     bufs->state_before = NULL;
-  }
-  kept_by_launch = checkpoint && gpu_fused ? bufs->checkpoint : NULL;
-  if (checkpoint && !gpu_fused) {
+  } else if (keep && gpu_fused) {
+    kept_by_launch = bufs->checkpoint;
+  } else if (keep) {
     status = clEnqueueCopyBuffer (queue, bufs->state, bufs->checkpoint, 0, 0,
         gst_cl_histeq_buffers_state_size (bufs), 0, NULL, NULL);
     if (status != CL_SUCCESS)
@@ -873,14 +866,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
   } else if (gpu_one_launch) {
     status = enqueue_equalize (prog, bufs, queue, params, wts, src, sp, dst,
         dp, n_in_fused, smooth, reset, alpha, kept_by_launch, event, steps);
-    if (checkpoint && status == CL_SUCCESS)
-      bufs->state_before = bufs->checkpoint;
   } else if (gpu_clahe_one) {
     status = enqueue_clahe_one (prog, bufs, queue, params, wts, src, sp, dst,
         dp, n_in_fused, fused_mode, reset, alpha, kept_by_launch, event,
         steps);
-    if (checkpoint && status == CL_SUCCESS)
-      bufs->state_before = bufs->checkpoint;
   } else if (gpu_fused) {
     /* 1+2+3. histogram, cut and LUT in one launch (kernels/histeq.cl) */
     /* CLAHE with smoothing: the cut's flag this frame */
@@ -901,8 +890,6 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
         NULL, steps ? &steps[0] : NULL);
     if (status != CL_SUCCESS)
       return status;
-    if (checkpoint)
-      bufs->state_before = bufs->checkpoint;
     bufs->hist_slices = 1;
     bufs->eq_tag = tag;
     /* CLAHE with smoothing, the tiles' LUTs after the frame's cut */
@@ -913,6 +900,10 @@ gst_cl_histeq_enqueue_planes (GstCLHisteqProgram * prog,
     status = enqueue_hist_cut_lut (prog, bufs, queue, params, ci, wts, src,
         sp, smooth, reset, alpha, steps);
   }
+  /* A fused launch queued (it took this frame's tag) kept the state as it
+   * ran, whether or not a later command failed. */
+  if (kept_by_launch && bufs->eq_tag != tag_before)
+    bufs->state_before = kept_by_launch;
   if (status != CL_SUCCESS)
     return status;
   bufs->state_fresh = FALSE;
