@@ -341,7 +341,8 @@ first_cache_file (const gchar * dir)
   return path;
 }
 
-/* First run builds, second loads binaries, a corrupt entry is rebuilt.
+/* Which devices' programs are kept; with them kept, the first run builds,
+ * the second loads binaries, a corrupt entry is rebuilt.
  * Pinned to the first device: with device=auto and two devices the stats
  * are the active context's, while both contexts build and load (on the
  * H200 machine the truncated entry was PoCL's and the GPU loaded its own). */
@@ -357,6 +358,42 @@ GST_START_TEST (test_program_cache)
 
   g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
 
+  /* By default PoCL's programs are left to PoCL's own cache: it compiles
+   * every kernel of a program to hand out its binary (gstclprogram.c).
+   * GST_CL_CACHE_BINARIES=0 keeps none. */
+  for (gint every = -1; every <= 0; every++) {
+    gchar *dev = NULL;
+    gboolean own;
+
+    if (every < 0)
+      g_unsetenv ("GST_CL_CACHE_BINARIES");
+    else
+      g_setenv ("GST_CL_CACHE_BINARIES", "0", TRUE);
+    for (gint run = 0; run < 2; run++) {
+      pipe = run_pipeline (desc, &blur, NULL);
+      g_object_get (blur, "current-device", &dev, NULL);
+      own = every == 0 || strstr (dev, "Portable Computing Language");
+      if (own || run == 0) {
+        fail_unless (clcheck_stat (blur, "program-builds") >= 1);
+        fail_unless_equals_int (clcheck_stat (blur, "program-cache-loads"), 0);
+      } else {
+        fail_unless_equals_int (clcheck_stat (blur, "program-builds"), 0);
+        fail_unless (clcheck_stat (blur, "program-cache-loads") >= 1);
+      }
+      stop_pipeline (pipe, blur);
+      entry = first_cache_file (dir);
+      fail_unless ((entry == NULL) == own, "%s: %s cache entry",
+          dev, entry ? "a" : "no");
+      g_free (dev);
+      g_free (entry);
+    }
+    while ((entry = first_cache_file (dir))) {
+      g_unlink (entry);
+      g_free (entry);
+    }
+  }
+
+  g_setenv ("GST_CL_CACHE_BINARIES", "1", TRUE);
   pipe = run_pipeline (desc, &blur, NULL);
   fail_unless (clcheck_stat (blur, "program-builds") >= 1);
   fail_unless_equals_int (clcheck_stat (blur, "program-cache-loads"), 0);
@@ -397,6 +434,7 @@ GST_START_TEST (test_program_cache)
   stop_pipeline (pipe, blur);
 
   g_unsetenv ("GST_CL_CACHE_DIR");
+  g_unsetenv ("GST_CL_CACHE_BINARIES");
   entry = first_cache_file (dir);
   while (entry) {
     g_unlink (entry);
