@@ -2,7 +2,8 @@
 # One command for the whole test suite: install, build, fetch the real test
 # photographs, run every test (kernel checker, element tests, OpenCV pipelines),
 # then the kernel, element and device=auto tests again under AddressSanitizer
-# and UndefinedBehaviorSanitizer (build-asan, with the first run's program cache).
+# and UndefinedBehaviorSanitizer (build-asan, with the first run's program cache;
+# PoCL's programs are in PoCL's own cache, which both runs share).
 # Test names given as arguments run only those, without the sanitizer pass.
 set -eu
 cd "$(dirname "$0")"

@@ -3,7 +3,8 @@
 asserted): bench_pipeline's frames, counters and per-frame windows, the
 clprof shim's kernel accounting, bench_floor's device lines, hostprof's
 threads and functions, bench.py's timed and profiled passes,
-transfer_overlap's ways, auto-timeline.sh's modes, copy_cost's ways.
+transfer_overlap's ways, auto-timeline.sh's modes, copy_cost's ways,
+start-time.sh's starts.
 Usage: test_bench_tools.py BUILD_DIR"""
 import json
 import os
@@ -336,6 +337,21 @@ check(p.returncode == 0 and len(lines) == 9 and copied == ["no", "yes", "yes"] *
       all(t > 0 for t in times),
       f"copy_cost: 9 lines, the state copied by the copies only, positive times "
       f"(rc {p.returncode}, {p.stdout[-400:]} {p.stderr[-200:]})")
+
+# 14. start-time.sh: a start with empty caches, then one with them filled,
+# both without a word of output from gst-launch-1.0 (an error would print);
+# on PoCL nothing in the plugin's own cache (PoCL keeps its programs)
+with tempfile.TemporaryDirectory() as d:
+    env = dict(os.environ, ROUNDS="1", TMPDIR=d)
+    p = subprocess.run(["bash", os.path.join(src, "bench", "start-time.sh"), "cpu",
+                        os.path.abspath(build)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    starts = [l for l in p.stdout.splitlines() if " caches " in l]
+    check(p.returncode == 0 and len(starts) == 2 and "caches empty" in starts[0] and
+          "caches filled" in starts[1] and all(l.endswith("output: ") for l in starts) and
+          "0 entries in the plugin's cache" in p.stdout,
+          f"start-time.sh: two starts, no output, no entry of PoCL's in the plugin's cache "
+          f"(rc {p.returncode}, {p.stdout[-400:]} {p.stderr[-200:]})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
