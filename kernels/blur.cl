@@ -1108,30 +1108,46 @@ typedef fx_win __attribute__ ((aligned (1))) fx_win_u1;
  * that do not fit still compile (never run: FX_EDGES_FIT). */
 /* Left: pixel -k becomes k, channel kept: 2 * channel - p. Right: pixel
  * n + k (n pixels in the window) becomes n - 2 - k, channel kept. Each
- * argument appears three times: the expansions multiply (a 7x7 program
- * preprocessed to 940 KB, most of PoCL's 0.45 s to look it up in its
- * cache). */
+ * argument appears three times, for PoCL's preprocessor: it runs over the
+ * source each time PoCL looks the program up in its cache, and these
+ * lanes were most of a 7x7 program's 940 KB, 0.45 s of the lookup on 2
+ * cores (now 301 KB, 0.10-0.12 s; docs/PERFORMANCE.md, "Session 40"). */
 #define FX_LEFT_BYTE(p, CN) (((p) >= 0 ? (p) : 2 * ((p) & ((CN) - 1)) - (p)) \
     & (2 * FXW - 1))
 #define FX_RIGHT_BYTE(q, CN) (((q) < 2 * FXW ? (q) : 4 * FXW - 2 * (CN) - \
     (q) + 2 * ((q) & ((CN) - 1))) & (2 * FXW - 1))
 #define FX_LEFT_LANE(i, D, CN) FX_LEFT_BYTE ((i) + (D), CN)
 #define FX_RIGHT_LANE(i, D, CN) FX_RIGHT_BYTE (FXW + (i) + (D), CN)
-#define FX_LANES8(F, B, D, CN) F ((B) + 0, D, CN), F ((B) + 1, D, CN), \
-    F ((B) + 2, D, CN), F ((B) + 3, D, CN), F ((B) + 4, D, CN), \
-    F ((B) + 5, D, CN), F ((B) + 6, D, CN), F ((B) + 7, D, CN)
-#define FX_LANES16(F, B, D, CN) FX_LANES8 (F, B, D, CN), \
-    FX_LANES8 (F, (B) + 8, D, CN)
-/* FXW lanes from @B; FX_LANES: one chunk's, FX_LANES_W: a window's */
+/* @F of each lane by number, written out: lists built by nesting macros
+ * had the preprocessor expand each argument once a level */
+#define FX_LANES_0_15(F, D, CN) F (0, D, CN), F (1, D, CN), F (2, D, CN), \
+    F (3, D, CN), F (4, D, CN), F (5, D, CN), F (6, D, CN), F (7, D, CN), \
+    F (8, D, CN), F (9, D, CN), F (10, D, CN), F (11, D, CN), F (12, D, CN), \
+    F (13, D, CN), F (14, D, CN), F (15, D, CN)
+#define FX_LANES_16_31(F, D, CN) F (16, D, CN), F (17, D, CN), \
+    F (18, D, CN), F (19, D, CN), F (20, D, CN), F (21, D, CN), \
+    F (22, D, CN), F (23, D, CN), F (24, D, CN), F (25, D, CN), \
+    F (26, D, CN), F (27, D, CN), F (28, D, CN), F (29, D, CN), \
+    F (30, D, CN), F (31, D, CN)
+#define FX_LANES_32_47(F, D, CN) F (32, D, CN), F (33, D, CN), \
+    F (34, D, CN), F (35, D, CN), F (36, D, CN), F (37, D, CN), \
+    F (38, D, CN), F (39, D, CN), F (40, D, CN), F (41, D, CN), \
+    F (42, D, CN), F (43, D, CN), F (44, D, CN), F (45, D, CN), \
+    F (46, D, CN), F (47, D, CN)
+#define FX_LANES_48_63(F, D, CN) F (48, D, CN), F (49, D, CN), \
+    F (50, D, CN), F (51, D, CN), F (52, D, CN), F (53, D, CN), \
+    F (54, D, CN), F (55, D, CN), F (56, D, CN), F (57, D, CN), \
+    F (58, D, CN), F (59, D, CN), F (60, D, CN), F (61, D, CN), \
+    F (62, D, CN), F (63, D, CN)
+/* FX_LANES: one chunk's FXW lanes, FX_LANES_W: a window's 2 * FXW */
 #if FXW == 32
-#define FX_LANES_AT(F, B, D, CN) FX_LANES16 (F, B, D, CN), \
-    FX_LANES16 (F, (B) + 16, D, CN)
+#define FX_LANES(F, D, CN) FX_LANES_0_15 (F, D, CN), FX_LANES_16_31 (F, D, CN)
+#define FX_LANES_W(F, D, CN) FX_LANES (F, D, CN), FX_LANES_32_47 (F, D, CN), \
+    FX_LANES_48_63 (F, D, CN)
 #else
-#define FX_LANES_AT(F, B, D, CN) FX_LANES16 (F, B, D, CN)
+#define FX_LANES(F, D, CN) FX_LANES_0_15 (F, D, CN)
+#define FX_LANES_W(F, D, CN) FX_LANES_0_15 (F, D, CN), FX_LANES_16_31 (F, D, CN)
 #endif
-#define FX_LANES(F, D, CN) FX_LANES_AT (F, 0, D, CN)
-#define FX_LANES_W(F, D, CN) FX_LANES_AT (F, 0, D, CN), \
-    FX_LANES_AT (F, FXW, D, CN)
 /* The FXW bytes of tap @d (pixels) of the end chunk, widened */
 #define FX_TAP(w, SIDE, d, CN) FX_US (__builtin_shufflevector (w, w, \
     FX_LANES (FX_##SIDE##_LANE, (d) * (CN), CN)))
