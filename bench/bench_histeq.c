@@ -12,6 +12,8 @@
  * to the second's end. Exact equalisation needs the whole frame's histogram
  * before it writes a pixel, so two dependent passes is the least any
  * implementation can do.
+ * Each frame is waited for before the next is queued;
+ * BENCH_HISTEQ_QUEUED=1 queues them all back to back, as a pipeline does.
  * A report, never a test.
  * Usage: bench_histeq [WIDTH HEIGHT [ITERATIONS [DEVICES]]]
  *   DEVICES: all (default), gpu or cpu */
@@ -28,6 +30,8 @@
     "__kernel void read16 (__global const uint4 * restrict s," \
     " __global uint * restrict out) { uint4 v = s[get_global_id (0)];" \
     " if ((v.x ^ v.y ^ v.z ^ v.w) == 0x9e3779b9u) atomic_inc (out); }"
+
+static gboolean bench_queued (void);
 
 #define N_STEPS 4
 static const gchar *step_names[N_STEPS] = { "hist", "cut", "lut", "apply" };
@@ -66,22 +70,35 @@ run_case (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   for (gint s = 0; s <= N_STEPS; s++)
     t[s] = g_new0 (gdouble, iters);
 
-  for (gint i = -3; i < iters; i++) {
-    cl_event ev = NULL, steps[N_STEPS] = { NULL };
+  /* Each frame waited for (the default), or all queued back to back and
+   * waited for once (BENCH_HISTEQ_QUEUED=1), as frames flow in a pipeline */
+  const gboolean queued = bench_queued ();
+  const gint n = iters + 3;
+  cl_event *evs = g_new0 (cl_event, n), *steps = g_new0 (cl_event,
+      (gsize) n * N_STEPS);
+  for (gint k = 0; k < n; k++) {
     status = gst_cl_histeq_enqueue (prog, &bufs, ctx->queue, &params, w, src,
-        &plane, dst, &plane, &ev, steps);
+        &plane, dst, &plane, &evs[k], &steps[k * N_STEPS]);
     g_assert_cmpint (status, ==, CL_SUCCESS);
-    clWaitForEvents (1, &ev);
+    if (!queued)
+      clWaitForEvents (1, &evs[k]);
+  }
+  clFinish (ctx->queue);
+  for (gint k = 0; k < n; k++) {
+    cl_event *st = &steps[k * N_STEPS];
+    const gint i = k - 3;
     if (i >= 0) {
       for (gint s = 0; s < N_STEPS; s++)
-        t[s][i] = steps[s] ? bench_event_ms (steps[s]) : 0;
-      t[N_STEPS][i] = bench_span_ms (steps[0], ev);
+        t[s][i] = st[s] ? bench_event_ms (st[s]) : 0;
+      t[N_STEPS][i] = bench_span_ms (st[0], evs[k]);
     }
     for (gint s = 0; s < N_STEPS; s++)
-      if (steps[s])
-        clReleaseEvent (steps[s]);
-    clReleaseEvent (ev);
+      if (st[s])
+        clReleaseEvent (st[s]);
+    clReleaseEvent (evs[k]);
   }
+  g_free (evs);
+  g_free (steps);
 
   g_print ("  %-6s %-5s %-5s smooth=%-2u %-6s", cn == 1 ? "GRAY8" : "RGBA",
       flat ? "flat" : "noise", mode ? "clahe" : "global", smoothing,
@@ -154,6 +171,12 @@ run_both (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
       new_ms / old_ms, old_ms, new_ms);
 }
 
+static gboolean
+bench_queued (void)
+{
+  return g_getenv ("BENCH_HISTEQ_QUEUED") != NULL;
+}
+
 /* Median ms of the read+write kernel alone and of the two passes (read, then
  * read+write), over one GRAY8 frame; the latter to @two_pass. */
 static gdouble
@@ -179,23 +202,29 @@ floors (GstCLContext * ctx, gint width, gint height, gint iters,
   clSetKernelArg (copy, 1, sizeof (cl_mem), &b);
   clSetKernelArg (read, 0, sizeof (cl_mem), &a);
   clSetKernelArg (read, 1, sizeof (cl_mem), &counter);
-  for (gint i = -3; i < iters; i++) {
-    cl_event e0 = NULL, e1 = NULL, e2 = NULL;
+  const gboolean queued = bench_queued ();
+  const gint n = iters + 3;
+  cl_event *e = g_new0 (cl_event, 3 * (gsize) n);
+  for (gint k = 0; k < n; k++) {
     clEnqueueNDRangeKernel (ctx->queue, copy, 1, NULL, &n16, NULL, 0, NULL,
-        &e0);
+        &e[3 * k]);
     clEnqueueNDRangeKernel (ctx->queue, read, 1, NULL, &n16, NULL, 0, NULL,
-        &e1);
+        &e[3 * k + 1]);
     clEnqueueNDRangeKernel (ctx->queue, copy, 1, NULL, &n16, NULL, 0, NULL,
-        &e2);
-    clWaitForEvents (1, &e2);
-    if (i >= 0) {
-      one[i] = bench_event_ms (e0);
-      two[i] = bench_span_ms (e1, e2);
-    }
-    clReleaseEvent (e0);
-    clReleaseEvent (e1);
-    clReleaseEvent (e2);
+        &e[3 * k + 2]);
+    if (!queued)
+      clWaitForEvents (1, &e[3 * k + 2]);
   }
+  clFinish (ctx->queue);
+  for (gint k = 0; k < n; k++) {
+    if (k >= 3) {
+      one[k - 3] = bench_event_ms (e[3 * k]);
+      two[k - 3] = bench_span_ms (e[3 * k + 1], e[3 * k + 2]);
+    }
+    for (gint j = 0; j < 3; j++)
+      clReleaseEvent (e[3 * k + j]);
+  }
+  g_free (e);
   med = bench_median (one, iters);
   *two_pass = bench_median (two, iters);
   g_free (one);

@@ -15,15 +15,15 @@ rounds=${ROUNDS:-3}
 TIMEFORMAT=%R
 one_frame() {
   timeout 300 gst-launch-1.0 -q videotestsrc num-buffers=1 ! \
-    video/x-raw,format=NV12,width=1920,height=1080 ! clblur device=$1 ! \
-    clsobel device=$1 ! clhisteq device=$1 ! fakesink
+    video/x-raw,format=NV12,width=1920,height=1080 ! clblur "device=$1" ! \
+    clsobel "device=$1" ! clhisteq "device=$1" ! fakesink
 }
 for mode in $modes; do
   for plugin in "$@"; do
-    export GST_PLUGIN_PATH=$(cd "$plugin" && pwd)
-    export GST_REGISTRY=$(mktemp -u /tmp/start-time-registry-XXXXXX.bin)
-    gst-inspect-1.0 clblur > /dev/null 2>&1
+    dir=$(cd "$plugin" && pwd) || { echo "no folder $plugin" >&2; exit 1; }
     caches=$(mktemp -d)
+    export GST_PLUGIN_PATH=$dir GST_REGISTRY=$caches/registry.bin
+    gst-inspect-1.0 clblur > /dev/null 2>&1
     export GST_CL_CACHE_DIR=$caches/gst POCL_CACHE_DIR=$caches/pocl \
       CUDA_CACHE_PATH=$caches/cuda
     mkdir -p "$GST_CL_CACHE_DIR" "$POCL_CACHE_DIR" "$CUDA_CACHE_PATH"
@@ -33,6 +33,6 @@ for mode in $modes; do
       echo "$mode $plugin caches $what: $s s, output: $(tail -c 160 "$caches/out.txt" | tr '\n' ' ')"
     done
     echo "$mode $plugin: $(ls "$GST_CL_CACHE_DIR" | wc -l) entries in the plugin's cache, PoCL's $(du -sh "$POCL_CACHE_DIR" | cut -f1)"
-    rm -rf "$caches" "$GST_REGISTRY"
+    rm -rf "$caches"
   done
 done

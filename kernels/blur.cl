@@ -1108,7 +1108,8 @@ typedef fx_win __attribute__ ((aligned (1))) fx_win_u1;
  * that do not fit still compile (never run: FX_EDGES_FIT). */
 /* Left: pixel -k becomes k, channel kept: 2 * channel - p. Right: pixel
  * n + k (n pixels in the window) becomes n - 2 - k, channel kept. Each
- * argument appears three times, for PoCL's preprocessor: it runs over the
+ * argument appears four times (the left's five before), for PoCL's
+ * preprocessor: it runs over the
  * source each time PoCL looks the program up in its cache, and these
  * lanes were most of a 7x7 program's 940 KB, 0.45 s of the lookup on 2
  * cores (now 301 KB, 0.10-0.12 s; docs/PERFORMANCE.md, "Session 40"). */

@@ -355,6 +355,9 @@ GST_START_TEST (test_program_cache)
   GstElement *pipe, *blur;
   gchar *entry, *data;
   gsize len;
+  /* put back at the end: in one process (CK_FORK=no) later tests read them */
+  gchar *old_dir = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  gchar *old_binaries = g_strdup (g_getenv ("GST_CL_CACHE_BINARIES"));
 
   g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
 
@@ -433,8 +436,16 @@ GST_START_TEST (test_program_cache)
   fail_unless (clcheck_stat (blur, "program-builds") >= 1);
   stop_pipeline (pipe, blur);
 
-  g_unsetenv ("GST_CL_CACHE_DIR");
-  g_unsetenv ("GST_CL_CACHE_BINARIES");
+  if (old_dir)
+    g_setenv ("GST_CL_CACHE_DIR", old_dir, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_DIR");
+  if (old_binaries)
+    g_setenv ("GST_CL_CACHE_BINARIES", old_binaries, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_BINARIES");
+  g_free (old_dir);
+  g_free (old_binaries);
   entry = first_cache_file (dir);
   while (entry) {
     g_unlink (entry);

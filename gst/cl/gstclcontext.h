@@ -129,12 +129,12 @@ gboolean gst_cl_context_wait (GstCLContext * context, cl_event event);
 /* Waits for everything queued so far (counted as a host wait). */
 gboolean gst_cl_context_finish (GstCLContext * context);
 
-/* Builds (or fetches from the in-memory or disk cache) the embedded kernel
- * source @source_name compiled with @options. Returns a new reference. */
 /* Which devices' programs the disk cache keeps: unset, every device but
  * PoCL's (which keeps its own, see gstclprogram.c); 1: every device; 0:
  * none (as GST_CL_CACHE_DIR=""). */
 #define GST_CL_CACHE_BINARIES_ENV "GST_CL_CACHE_BINARIES"
+/* Builds (or fetches from the in-memory or disk cache) the embedded kernel
+ * source @source_name compiled with @options. Returns a new reference. */
 cl_program gst_cl_context_get_program (GstCLContext * context,
     const gchar * source_name, const gchar * options, GError ** error);
 

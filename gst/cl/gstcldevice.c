@@ -190,6 +190,13 @@ gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev)
 }
 
 gboolean
+gst_cl_device_is_pocl (const GstCLDeviceInfo * dev)
+{
+  return dev->platform_name &&
+      g_str_has_prefix (dev->platform_name, "Portable Computing Language");
+}
+
+gboolean
 gst_cl_device_has_warp_shuffles (const GstCLDeviceInfo * dev, gint wg_x)
 {
   return wg_x == 32 && gst_cl_device_is_nvidia_gpu (dev) &&

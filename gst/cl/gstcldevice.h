@@ -59,6 +59,8 @@ gboolean gst_cl_device_has_avx512 (const GstCLDeviceInfo * dev);
 gboolean gst_cl_device_has_vbmi (const GstCLDeviceInfo * dev);
 /* Whether @dev is an NVIDIA GPU, whose compiler takes inline PTX. */
 gboolean gst_cl_device_is_nvidia_gpu (const GstCLDeviceInfo * dev);
+/* Whether @dev is one of PoCL's (Portable Computing Language) devices. */
+gboolean gst_cl_device_is_pocl (const GstCLDeviceInfo * dev);
 /* Whether @dev's tiled kernels, in work-groups @wg_x items across, trade
  * neighbours' values by warp shuffles (kernels/common.cl, WARP_XCHG):
  * only where a row of the group is one warp, @wg_x 32 on NVIDIA's GPUs

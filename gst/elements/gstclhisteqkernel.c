@@ -27,8 +27,8 @@ gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4])
 static gboolean
 serial_fused_checked (const GstCLDeviceInfo * dev)
 {
-  return g_str_has_prefix (dev->platform_name, "Portable Computing Language")
-      && (g_str_has_prefix (dev->driver_version, "3.") ||
+  return gst_cl_device_is_pocl (dev) &&
+      (g_str_has_prefix (dev->driver_version, "3.") ||
       g_str_has_prefix (dev->driver_version, "5.0"));
 }
 
