@@ -31,7 +31,13 @@
     " __global uint * restrict out) { uint4 v = s[get_global_id (0)];" \
     " if ((v.x ^ v.y ^ v.z ^ v.w) == 0x9e3779b9u) atomic_inc (out); }"
 
-static gboolean bench_queued (void);
+/* BENCH_HISTEQ_QUEUED: frames queued back to back, not waited for one by
+ * one */
+static gboolean
+bench_queued (void)
+{
+  return g_getenv ("BENCH_HISTEQ_QUEUED") != NULL;
+}
 
 #define N_STEPS 4
 static const gchar *step_names[N_STEPS] = { "hist", "cut", "lut", "apply" };
@@ -169,12 +175,6 @@ run_both (GstCLContext * ctx, GstCLHisteqProgram * prog, gint width,
   prog->fused = fused;
   g_print ("  -> fused / old: %.2fx (%.3f -> %.3f ms per frame)\n",
       new_ms / old_ms, old_ms, new_ms);
-}
-
-static gboolean
-bench_queued (void)
-{
-  return g_getenv ("BENCH_HISTEQ_QUEUED") != NULL;
 }
 
 /* Median ms of the read+write kernel alone and of the two passes (read, then

@@ -341,6 +341,16 @@ first_cache_file (const gchar * dir)
   return path;
 }
 
+/* Sets @name to @value, or unsets it when @value is NULL. */
+static void
+set_env (const gchar * name, const gchar * value)
+{
+  if (value)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
 /* Which devices' programs are kept; with them kept, the first run builds,
  * the second loads binaries, a corrupt entry is rebuilt.
  * Pinned to the first device: with device=auto and two devices the stats
@@ -368,10 +378,7 @@ GST_START_TEST (test_program_cache)
     gchar *dev = NULL;
     gboolean own;
 
-    if (every < 0)
-      g_unsetenv ("GST_CL_CACHE_BINARIES");
-    else
-      g_setenv ("GST_CL_CACHE_BINARIES", "0", TRUE);
+    set_env ("GST_CL_CACHE_BINARIES", every < 0 ? NULL : "0");
     for (gint run = 0; run < 2; run++) {
       pipe = run_pipeline (desc, &blur, NULL);
       g_object_get (blur, "current-device", &dev, NULL);
@@ -436,14 +443,8 @@ GST_START_TEST (test_program_cache)
   fail_unless (clcheck_stat (blur, "program-builds") >= 1);
   stop_pipeline (pipe, blur);
 
-  if (old_dir)
-    g_setenv ("GST_CL_CACHE_DIR", old_dir, TRUE);
-  else
-    g_unsetenv ("GST_CL_CACHE_DIR");
-  if (old_binaries)
-    g_setenv ("GST_CL_CACHE_BINARIES", old_binaries, TRUE);
-  else
-    g_unsetenv ("GST_CL_CACHE_BINARIES");
+  set_env ("GST_CL_CACHE_DIR", old_dir);
+  set_env ("GST_CL_CACHE_BINARIES", old_binaries);
   g_free (old_dir);
   g_free (old_binaries);
   entry = first_cache_file (dir);

@@ -757,25 +757,37 @@ launches_per_frame (const gchar * pipeline, gboolean moving)
   return calls_per_frame ("clEnqueueNDRangeKernel", pipeline, moving);
 }
 
-/* Every frame there, each the single-device run's within @tol; a switch
- * message of reason "fault" naming @words; no error. */
-static void
-assert_moved (const ARun * r, const ARun * ref, gint tol, const gchar * words,
+/* Each frame of @r the single-device run's within @tol; the largest
+ * difference. */
+static gint
+assert_frames_within (const ARun * r, const ARun * ref, gint tol,
     const gchar * what)
 {
   gint worst = 0;
-  gboolean fault = FALSE;
 
-  fail_unless (r->error == NULL, "%s: error from %s: %s", what,
-      r->error_src, r->error ? r->error->message : "");
-  fail_unless (r->injected > 0, "%s: no fault injected", what);
-  fail_unless_equals_int (r->n, ref->n);
   for (guint k = 0; k < r->n; k++) {
     gint d = frame_diff (r->frames[k], ref->frames[k]);
     fail_unless (d <= tol, "%s: frame %u differs by %d from the "
         "single-device run", what, k, d);
     worst = MAX (worst, d);
   }
+  return worst;
+}
+
+/* Every frame there, each the single-device run's within @tol; a switch
+ * message of reason "fault" naming @words; no error. */
+static void
+assert_moved (const ARun * r, const ARun * ref, gint tol, const gchar * words,
+    const gchar * what)
+{
+  gint worst;
+  gboolean fault = FALSE;
+
+  fail_unless (r->error == NULL, "%s: error from %s: %s", what,
+      r->error_src, r->error ? r->error->message : "");
+  fail_unless (r->injected > 0, "%s: no fault injected", what);
+  fail_unless_equals_int (r->n, ref->n);
+  worst = assert_frames_within (r, ref, tol, what);
   for (guint i = 0; i < r->switches->len; i++) {
     const GstStructure *s = g_ptr_array_index (r->switches, i);
     const gchar *detail = gst_structure_get_string (s, "detail");
@@ -882,7 +894,7 @@ GST_START_TEST (test_auto_fault_before_process)
   guint per_frame, f = 20;
   gchar *spec;
 
-  fail_unless (g_strcmp0 (g_getenv ("GST_CL_STAGING"), "1") == 0,
+  fail_unless (clcheck_staged (),
       "run with GST_CL_STAGING=1 (the auto-faults-staged test)");
   load_shim ();
   per_frame = calls_per_frame ("clEnqueueWriteBuffer", auto_chain, FALSE);
@@ -998,9 +1010,7 @@ GST_START_TEST (test_auto_queues_untimed)
     fail_unless (r.injected >= 40, "%u probes refused", r.injected);
     fail_unless_equals_int (r.timed_frames, 0);
     fail_unless_equals_int (r.n, ref.n);
-    for (guint k = 0; k < r.n; k++)
-      fail_unless (frame_diff (r.frames[k], ref.frames[k]) <= 1,
-          "frame %u differs", k);
+    assert_frames_within (&r, &ref, 1, "every probe failing");
     arun_clear (&ref);
     arun_clear (&r);
   }
@@ -1034,8 +1044,7 @@ GST_START_TEST (test_auto_fault_no_way_out)
   fail_unless (strstr (r.error->message, "CL_OUT_OF_RESOURCES") != NULL,
       "%s", r.error->message);
   fail_unless (r.n <= 10);
-  for (guint k = 0; k < r.n; k++)
-    fail_unless (frame_diff (r.frames[k], ref.frames[k]) <= 1);
+  assert_frames_within (&r, &ref, 1, spec);
   g_print ("%s -> %s: %s (after %u frames)\n", spec, r.error_src,
       r.error->message, r.n);
   arun_clear (&r);
@@ -1140,8 +1149,7 @@ GST_START_TEST (test_auto_fault_at_start)
   fail_unless (r.injected > 0, "standby build refused: no fault injected");
   fail_unless (r.warnings > 0, "standby build refused: no warning");
   fail_unless_equals_int (r.n, ref.n);
-  for (guint k = 0; k < r.n; k++)
-    fail_unless_equals_int (frame_diff (r.frames[k], ref.frames[k]), 0);
+  assert_frames_within (&r, &ref, 0, "standby build refused");
   fail_unless_equals_int (r.switches->len, 0);
   g_print ("standby build refused: %u frames as pinned, %u warnings\n", r.n,
       r.warnings);
