@@ -256,7 +256,7 @@ main (int argc, char **argv)
     GstCLHisteqProgram prog;
 
     g_assert_no_error (err);
-    if (!gst_cl_histeq_program_init (&prog, ctx, &err))
+    if (!gst_cl_histeq_program_init (&prog, ctx, TRUE, &err))
       g_error ("%s", err->message);
     if (prog.serial)
       g_print ("%s: %dx%d, median of %d frames, ms (serial histogram kernel)"

@@ -172,9 +172,15 @@ blur_rows (const int cn, BLUR_ARGS)
 }
 
 #if WITH_ROWS
+#if WANT (blur_rows_c1)
 __kernel void blur_rows_c1 (BLUR_ARGS) { blur_rows (1, BLUR_PASS); }
+#endif
+#if WANT (blur_rows_c2)
 __kernel void blur_rows_c2 (BLUR_ARGS) { blur_rows (2, BLUR_PASS); }
+#endif
+#if WANT (blur_rows_c4)
 __kernel void blur_rows_c4 (BLUR_ARGS) { blur_rows (4, BLUR_PASS); }
+#endif
 #endif
 
 /* ---- tiled: stage tile + halo in local memory, across, then down ------ */
@@ -718,13 +724,13 @@ void blur_tiled_c##cn (BLUR_ARGS) \
       get_group_id (0), get_group_id (1), BLUR_PASS); \
 }
 
-#if TILE_H1 > 0
+#if TILE_H1 > 0 && WANT (blur_tiled_c1)
 DEFINE_TILED (1, TILE_H1)
 #endif
-#if TILE_H2 > 0
+#if TILE_H2 > 0 && WANT (blur_tiled_c2)
 DEFINE_TILED (2, TILE_H2)
 #endif
-#if TILE_H4 > 0
+#if TILE_H4 > 0 && WANT (blur_tiled_c4)
 DEFINE_TILED (4, TILE_H4)
 #endif
 
@@ -758,7 +764,7 @@ __constant uint wyc_h[RYC + 1] = { HWYC };
     (p).s3, (p).s4, (p).s5
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
 
-#if TILE_H1 > 0 && TILE_HC2 > 0
+#if TILE_H1 > 0 && TILE_HC2 > 0 && WANT (blur_tiled_nv12)
 /* NV12: luma (1 byte per pixel), then interleaved UV (2 bytes). */
 __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1)))
 void
@@ -781,7 +787,7 @@ blur_tiled_nv12 (PLANES_ARGS)
 }
 #endif
 
-#if TILE_H1 > 0 && TILE_HC1 > 0
+#if TILE_H1 > 0 && TILE_HC1 > 0 && WANT (blur_tiled_i420)
 /* I420 (and YV12): luma, then two chroma planes of 1 byte per pixel. */
 __kernel __attribute__ ((reqd_work_group_size (WG_X, WG_Y, 1)))
 void
@@ -884,9 +890,15 @@ blur_bands (const int cn, BLUR_ARGS)
 }
 
 #if WITH_BANDS
+#if WANT (blur_bands_c1)
 __kernel void blur_bands_c1 (BLUR_ARGS) { blur_bands (1, BLUR_PASS); }
+#endif
+#if WANT (blur_bands_c2)
 __kernel void blur_bands_c2 (BLUR_ARGS) { blur_bands (2, BLUR_PASS); }
+#endif
+#if WANT (blur_bands_c4)
 __kernel void blur_bands_c4 (BLUR_ARGS) { blur_bands (4, BLUR_PASS); }
+#endif
 #endif
 
 /* ---- fixed: the bands in 16-bit fixed point, for CPUs -------------------- */
@@ -1371,12 +1383,24 @@ blur_fixed_rows (const int cn, BLUR_ARGS)
   }
 }
 
+#if WANT (blur_fixed_rows_c1)
 __kernel void blur_fixed_rows_c1 (BLUR_ARGS) { blur_fixed_rows (1, BLUR_PASS); }
+#endif
+#if WANT (blur_fixed_rows_c2)
 __kernel void blur_fixed_rows_c2 (BLUR_ARGS) { blur_fixed_rows (2, BLUR_PASS); }
+#endif
+#if WANT (blur_fixed_rows_c4)
 __kernel void blur_fixed_rows_c4 (BLUR_ARGS) { blur_fixed_rows (4, BLUR_PASS); }
 #endif
+#endif
 
+#if WANT (blur_fixed_c1)
 __kernel void blur_fixed_c1 (BLUR_ARGS) { blur_fixed (1, BLUR_PASS); }
+#endif
+#if WANT (blur_fixed_c2)
 __kernel void blur_fixed_c2 (BLUR_ARGS) { blur_fixed (2, BLUR_PASS); }
+#endif
+#if WANT (blur_fixed_c4)
 __kernel void blur_fixed_c4 (BLUR_ARGS) { blur_fixed (4, BLUR_PASS); }
+#endif
 #endif

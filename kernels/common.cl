@@ -2,6 +2,13 @@
 /* Helpers every kernel source gets: the program cache puts this file in
  * front of each one (gst/cl/gstclprogram.c). */
 
+/* WANT (kernel): whether this build keeps @kernel. A program built with
+ * -DKERNEL_SUBSET=1 keeps only the kernels named by -DWANT_<kernel>=1;
+ * without it, every kernel. NVIDIA compiles every kernel of a program at
+ * its build (a fresh machine's first start, docs/PERFORMANCE.md, "Session
+ * 41"), so the elements name the kernels their device's paths launch. */
+#define WANT(kernel) (!KERNEL_SUBSET || WANT_##kernel)
+
 /* Reflect-101 (cv2.BORDER_REFLECT_101) for any p and n >= 1, also far
  * outside (planes smaller than the kernel). */
 inline int

@@ -116,8 +116,12 @@ histeq_hist_##CN (__global const uchar * restrict src, uint src_off, \
   } \
 }
 
+#if WANT (histeq_hist_c1)
 HIST_KERNEL (c1)
+#endif
+#if WANT (histeq_hist_c4)
 HIST_KERNEL (c4)
+#endif
 
 /* The same histograms for CPU devices: one work-item per work-group, so no
  * atomics and no barriers (PoCL runs a group's items as loops on one core;
@@ -176,8 +180,12 @@ histeq_hist_serial_##CN (HIST_SERIAL_ARGS) \
     const uchar16 v = LOADU16_G (row + (x0 + x) * 4); \
     h[luma4 (v.s0123, w)]++; h[BINS + luma4 (v.s4567, w)]++; \
     h[2 * BINS + luma4 (v.s89ab, w)]++; h[3 * BINS + luma4 (v.scdef, w)]++;
+#if WANT (histeq_hist_serial_c1)
 HIST_SERIAL_KERNEL (c1, SERIAL_ROWS_c1)
+#endif
+#if WANT (histeq_hist_serial_c4)
 HIST_SERIAL_KERNEL (c4, SERIAL_ROWS_c4)
+#endif
 
 /* The frame's state after the smoothed pdf (as gst/ref/gstclref.h) */
 #define FS_VALID 256
@@ -770,6 +778,7 @@ cut_body (int tiles, int clahe, float alpha, float cut_threshold, int reset,
 #undef i0_l
 }
 
+#if WANT (histeq_cut)
 __kernel void
 histeq_cut (__global const uint * restrict partial, int tiles, int slices,
     int clahe, float alpha, float cut_threshold, int reset,
@@ -802,6 +811,7 @@ histeq_cut (__global const uint * restrict partial, int tiles, int slices,
   }
   cut_body (tiles, clahe, alpha, cut_threshold, reset, 0, frame_state, &L);
 }
+#endif
 
 /* CLAHE_QUAD 1 (the host's, GPUs): lut_body () also stores each CLAHE
  * tile's LUT into the quad table after the tiles' LUTs (@lut + tiles *
@@ -1129,6 +1139,7 @@ frame_lut_group (int v, int total, int smooth, float alpha,
       fb, b, strength);
 }
 
+#if WANT (histeq_lut)
 __kernel void
 histeq_lut (__global const uint * restrict partial, int slices, int total,
     int clahe, int clip, float lut_scale, float strength, float alpha,
@@ -1149,6 +1160,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
   lut_body (tile, hist, total, clahe, clip, lut_scale, strength, alpha, state,
       frame_state, lut, f, g, &i0, tiles_x, (int) get_num_groups (1));
 }
+#endif
 
 /* Global mode with smoothing, one launch for histeq_cut then histeq_lut
  * (CPU devices, where each launch costs ~0.1 ms of worker wake-ups in a
@@ -1156,6 +1168,7 @@ histeq_lut (__global const uint * restrict partial, int slices, int total,
  * between them for cut_body ()'s verdict and shift in @frame_state. The
  * arguments start as histeq_cut's (@tiles 1, @clahe 0 here).
  * global = local = (256) */
+#if WANT (histeq_cut_lut)
 __kernel __attribute__ ((reqd_work_group_size (BINS, 1, 1))) void
 histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
     int clahe, float alpha, float cut_threshold, int reset,
@@ -1179,6 +1192,7 @@ histeq_cut_lut (__global const uint * restrict partial, int tiles, int slices,
   lut_body (0, hist, total, 0, 0, lut_scale, strength, alpha, state,
       frame_state, lut, f, g, &i0, 1, 1);
 }
+#endif
 
 /* ---- fused: histogram, scene cut and LUT in one launch (GPUs) ---------- */
 
@@ -1642,10 +1656,14 @@ hist_rows16_c1 (__local uint * h, int copy, __global const uchar * p,
 #define NO_ONE_LOCALS
 #define NO_LUT_MADE(t)
 #define NO_ONE_TAIL
+#if WANT (histeq_hist_lut_c1)
 FUSED_KERNEL (histeq_hist_lut_c1, c1, NO_ONE_ARGS, NO_ONE_LOCALS,
     NO_LUT_MADE, NO_ONE_TAIL)
+#endif
+#if WANT (histeq_hist_lut_c4)
 FUSED_KERNEL (histeq_hist_lut_c4, c4, NO_ONE_ARGS, NO_ONE_LOCALS,
     NO_LUT_MADE, NO_ONE_TAIL)
+#endif
 
 /* ---- serial fused: histogram, scene cut and LUT in one launch (CPUs) --- */
 
@@ -1733,8 +1751,12 @@ histeq_hist_lut_serial_##CN (HIST_SERIAL_ARGS, \
       cut_threshold, reset, smooth, state, frame_state, lut); \
 }
 
+#if WANT (histeq_hist_lut_serial_c1)
 SERIAL_FUSED_KERNEL (c1)
+#endif
+#if WANT (histeq_hist_lut_serial_c4)
 SERIAL_FUSED_KERNEL (c4)
+#endif
 
 /* Colour scaled by the luma gain, clamped so no channel clips: the ratios
  * of the channels, hence the hue, are kept. */
@@ -1892,6 +1914,7 @@ apply_rows_c1 (__global const uchar * src, int src_stride,
     } \
   } while (0)
 
+#if WANT (histeq_apply_global_c1)
 __kernel void
 histeq_apply_global_c1 (APPLY_ARGS)
 {
@@ -1913,6 +1936,7 @@ histeq_apply_global_c1 (APPLY_ARGS)
   LUT_CHUNK16 (a16, s, d, width - x0, lut);
 #endif
 }
+#endif
 
 /* ---- one launch a frame: histogram, cut, LUT and apply (CPUs, c1) ------ */
 
@@ -1964,6 +1988,7 @@ claim_next (__global uint * claimed, uint base, uint n)
   }
 }
 
+#if WANT (histeq_equalize_serial_c1)
 __kernel void
 histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
     __global uint * restrict counter, int total, float strength,
@@ -2015,6 +2040,7 @@ histeq_equalize_serial_c1 (HIST_SERIAL_ARGS,
         width, (int) b * band_rows, min ((int) (b + 1) * band_rows, height),
         lut);
 }
+#endif
 
 /* ---- one launch a frame on GPUs: histogram, cut, LUT and apply (c1) ---- */
 
@@ -2258,8 +2284,12 @@ NAME (__global const uchar * restrict src, uint src_off, \
  * 128. 4 chunks in registers and 5 in local memory (128 registers) ran
  * no faster, nor did 1080p's chunks in local memory instead of registers
  * (H200, docs/results/gpu-session24, run 1). */
+#if WANT (histeq_equalize_c1)
 EQUALIZE_KERNEL (histeq_equalize_c1, 0, EQ_LKEEP)
+#endif
+#if WANT (histeq_equalize_keep_c1)
 EQUALIZE_KERNEL (histeq_equalize_keep_c1, EQ_KEEP, 0)
+#endif
 
 /* scale_colour () on 4 pixels at once in explicit vectors (PoCL vectorises
  * those, not loops): the same operations, so the same results. */
@@ -2290,6 +2320,7 @@ scale_colour4x4 (uchar16 p, uint4 y, uint4 ynew)
   return o;
 }
 
+#if WANT (histeq_apply_global_c4)
 __kernel void
 histeq_apply_global_c4 (APPLY_ARGS)
 {
@@ -2315,6 +2346,7 @@ histeq_apply_global_c4 (APPLY_ARGS)
     }
   }
 }
+#endif
 
 /* OpenCV's CLAHE interpolation: bilinear between the LUTs of the four
  * nearest tile centres, in float, rounded to nearest even. Each work-item
@@ -2490,6 +2522,7 @@ NAME (int x, uint v, AS const uint * cells, int cell0, float ya, float ya1, \
 DEFINE_CLAHE_PIXEL_QUAD (clahe_pixel_quad, __global)
 DEFINE_CLAHE_PIXEL_QUAD (clahe_pixel_quad_local, __local)
 
+#if WANT (histeq_apply_clahe_c1)
 __kernel void
 histeq_apply_clahe_c1 (CLAHE_ARGS)
 {
@@ -2532,6 +2565,7 @@ histeq_apply_clahe_c1 (CLAHE_ARGS)
     d[x0 + i] = clahe_pixel (x0 + i, s[x0 + i], l1, l2, ya, ya1, inv_tw,
         tiles_x);
 }
+#endif
 
 #if CLAHE_QUAD
 /* histeq_apply_clahe_lq_c1: a group of 16 x 16 items takes 256 pixels by
@@ -2557,6 +2591,7 @@ clahe_cell (int x, float inv_t)
   return clahe_column (x, inv_t, &weight) + 1;
 }
 
+#if WANT (histeq_apply_clahe_lq_c1)
 __kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) void
 histeq_apply_clahe_lq_c1 (CLAHE_ARGS)
 {
@@ -2608,6 +2643,7 @@ histeq_apply_clahe_lq_c1 (CLAHE_ARGS)
     }
   }
 }
+#endif
 #endif
 
 /* ---- CLAHE in one launch (GPUs, one byte a pixel) ---------------------- */
@@ -2793,12 +2829,15 @@ clahe_band_c1 (__global const uchar * src, int src_stride,
     barrier (CLK_LOCAL_MEM_FENCE); \
   } }
 
+#if WANT (histeq_clahe_one_c1)
 FUSED_KERNEL (histeq_clahe_one_c1, c1, CLAHE_ONE_ARGS, CLAHE_ONE_LOCALS,
     CLAHE_LUT_MADE, CLAHE_ONE_TAIL)
+#endif
 #endif
 
 /* Colour CLAHE, 4 pixels per vector (the same operations as the scalar
  * path, so the same results); a row's last partial chunk goes scalar. */
+#if WANT (histeq_apply_clahe_c4)
 __kernel void
 histeq_apply_clahe_c4 (CLAHE_ARGS)
 {
@@ -2833,7 +2872,9 @@ histeq_apply_clahe_c4 (CLAHE_ARGS)
     STORE16_G (a16, scale_colour4x4 (p, v, nv), d + xk * 4);
   }
 }
+#endif
 
+#if WANT (histeq_copy)
 __kernel void
 histeq_copy (__global const uchar * restrict src, uint src_off,
     int src_stride, __global uchar * restrict dst, uint dst_off,
@@ -2853,3 +2894,4 @@ histeq_copy (__global const uchar * restrict src, uint src_off,
       d[i] = s[i];
   }
 }
+#endif

@@ -579,7 +579,7 @@ main (int argc, char **argv)
     GstCLHisteqProgram prog;
 
     g_assert_no_error (err);
-    if (!gst_cl_histeq_program_init (&prog, ctx, &err)) {
+    if (!gst_cl_histeq_program_init (&prog, ctx, TRUE, &err)) {
       g_printerr ("FAIL %s: build: %s\n", dev->name, err->message);
       g_clear_error (&err);
       n_failed++;

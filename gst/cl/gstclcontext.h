@@ -138,6 +138,13 @@ gboolean gst_cl_context_finish (GstCLContext * context);
 cl_program gst_cl_context_get_program (GstCLContext * context,
     const gchar * source_name, const gchar * options, GError ** error);
 
+/* Appends to build @options the flags that keep only @kernels (a NULL-
+ * terminated list of kernel names) in the program: kernels/common.cl's
+ * WANT (). NVIDIA compiles every kernel of a program when it builds it, so
+ * an element names the kernels its device's paths launch. */
+void gst_cl_program_options_want (GString * options,
+    const gchar * const *kernels);
+
 /* The binary in a program cache entry (the file's bytes), or NULL when the
  * entry is short, truncated or corrupt (gstclprogram.c gives the layout).
  * Exposed for the fuzzer. */

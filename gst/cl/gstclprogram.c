@@ -238,6 +238,14 @@ build_source (GstCLContext * ctx, const gchar * name, const gchar * source,
   return program;
 }
 
+void
+gst_cl_program_options_want (GString * options, const gchar * const *kernels)
+{
+  g_string_append (options, " -DKERNEL_SUBSET=1");
+  for (; *kernels; kernels++)
+    g_string_append_printf (options, " -DWANT_%s=1", *kernels);
+}
+
 cl_program
 gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
     const gchar * options, GError ** error)
@@ -285,8 +293,19 @@ gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
     }
   }
   if (!program) {
+    const gint64 start = g_get_monotonic_time ();
     GST_INFO ("building %s [%s] for %s", name, options, ctx->device->name);
     program = build_source (ctx, name, source, options, error);
+    if (program) {
+      /* a fresh machine's start is mostly these builds (docs/PERFORMANCE.md,
+       * "Session 41") */
+      size_t n_kernels = 0;
+      const cl_int query = clGetProgramInfo (program, CL_PROGRAM_NUM_KERNELS,
+          sizeof (n_kernels), &n_kernels, NULL);
+      GST_INFO ("built %s for %s in %.3f s, %d kernels", name,
+          ctx->device->name, (g_get_monotonic_time () - start) / 1e6,
+          query == CL_SUCCESS ? (gint) n_kernels : -1);
+    }
     if (program && dir)
       write_cache_entry (dir, path, program);
   }

@@ -115,11 +115,19 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
   /* Both plane kinds at start, so a later caps change compiles nothing.
    * The full-resolution program also gets the chroma taps: on GPUs (tiled
    * variant) it then blurs every plane of an NV12 or I420 frame in one
-   * launch. */
+   * launch, and the half-plane program, never launched there, is not built
+   * (NVIDIA: 1.3-1.8 s of a fresh start, docs/PERFORMANCE.md, "Session
+   * 41"). */
   GstCLBlurTaps taps[N_PLANE_KINDS];
   for (gint kind = 0; kind < N_PLANE_KINDS; kind++)
     gst_cl_blur_taps_compute (&taps[kind], sx, sy, ksize, kind, kind);
   for (gint kind = 0; kind < N_PLANE_KINDS; kind++) {
+    const GstCLBlurProgram *full = &self->programs[PLANE_FULL];
+    if (kind == PLANE_HALF && full->nv12 && full->i420) {
+      GST_DEBUG_OBJECT (self, "plane kind %d: in the full program's "
+          "NV12/I420 kernels", kind);
+      continue;
+    }
     if (!gst_cl_blur_program_init_planes (&self->programs[kind], ctx,
             &taps[kind], kind == PLANE_FULL ? &taps[PLANE_HALF] : NULL,
             gst_cl_blur_preferred_variant (ctx->device, &taps[kind]), error))

@@ -558,36 +558,44 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     append_ints (opts, "FY", fx.y, fx.pairs ? taps->ky / 2 + 1 : taps->ky);
   }
 
-  prog->program = gst_cl_context_get_program (ctx, "blur", opts->str, error);
-  g_string_free (opts, TRUE);
-  if (!prog->program)
-    return FALSE;
-
+  /* One kernel a pixel size: the tile where it fits, rows where not (and
+   * the YUV 4:2:0 kernels where the chroma tiles fit); the program holds
+   * those only. */
+  gchar *names[GST_CL_BLUR_N_CN + 3] = { NULL };
   for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
-    gchar name[32];
-    gboolean tiled = variant == GST_CL_BLUR_TILED && prog->tile_h[i] > 0;
-
-    g_snprintf (name, sizeof (name), "blur_%s_c%d",
+    const gboolean tiled = variant == GST_CL_BLUR_TILED &&
+        prog->tile_h[i] > 0;
+    names[i] = g_strdup_printf ("blur_%s_c%d",
         prog->fx_span ? "fixed_rows" :
         variant == GST_CL_BLUR_BANDS || variant == GST_CL_BLUR_FIXED ?
         gst_cl_blur_variant_name (variant) : tiled ? "tiled" : "rows",
         cns[i]);
-    if (!create_kernel (prog->program, name, &prog->kernels[i], error))
-      goto fail;
     if (!tiled)
       prog->tile_h[i] = 0;
   }
-  if (planes && prog->chroma_tile_h[1] > 0 &&
-      !create_kernel (prog->program, "blur_tiled_nv12", &prog->nv12, error))
-    goto fail;
-  if (planes && prog->chroma_tile_h[0] > 0 &&
-      !create_kernel (prog->program, "blur_tiled_i420", &prog->i420, error))
-    goto fail;
-  return TRUE;
+  gint n_names = GST_CL_BLUR_N_CN;
+  const gboolean with_nv12 = planes && prog->chroma_tile_h[1] > 0;
+  const gboolean with_i420 = planes && prog->chroma_tile_h[0] > 0;
+  if (with_nv12)
+    names[n_names++] = g_strdup ("blur_tiled_nv12");
+  if (with_i420)
+    names[n_names++] = g_strdup ("blur_tiled_i420");
+  gst_cl_program_options_want (opts, (const gchar * const *) names);
 
-fail:
-  gst_cl_blur_program_clear (prog);
-  return FALSE;
+  prog->program = gst_cl_context_get_program (ctx, "blur", opts->str, error);
+  g_string_free (opts, TRUE);
+  gboolean ok = prog->program != NULL;
+  for (gint i = 0; ok && i < GST_CL_BLUR_N_CN; i++)
+    ok = create_kernel (prog->program, names[i], &prog->kernels[i], error);
+  if (ok && with_nv12)
+    ok = create_kernel (prog->program, "blur_tiled_nv12", &prog->nv12, error);
+  if (ok && with_i420)
+    ok = create_kernel (prog->program, "blur_tiled_i420", &prog->i420, error);
+  for (gint i = 0; i < n_names; i++)
+    g_free (names[i]);
+  if (!ok)
+    gst_cl_blur_program_clear (prog);
+  return ok;
 }
 
 void

@@ -137,7 +137,7 @@ gst_cl_histeq_build (GstCLFilter * filter, GError ** error)
   if (self->prog.program)
     return TRUE;
   return gst_cl_histeq_program_init (&self->prog,
-      gst_cl_filter_get_context (filter), error);
+      gst_cl_filter_get_context (filter), FALSE, error);
 }
 
 /* device=auto moved the element: the smoothed mappings go with it (read

@@ -32,12 +32,20 @@ serial_fused_checked (const GstCLDeviceInfo * dev)
       g_str_has_prefix (dev->driver_version, "5.0"));
 }
 
+/* A kernel of the program: where it goes, its name, whether to build it */
+typedef struct
+{
+  cl_kernel *field;
+  gchar *name;
+  gboolean wanted;
+} KernelSlot;
+
 gboolean
 gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
-    GError ** error)
+    gboolean every_path, GError ** error)
 {
   static const gchar *suffix[2] = { "c1", "c4" };
-  gchar *opts;
+  GString *opts;
   cl_int status = CL_SUCCESS;
 
   memset (prog, 0, sizeof (*prog));
@@ -94,7 +102,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       GST_CL_HISTEQ_EQ_LKEEP) : 0;
   /* the one-launch apply's table lookups by byte permutes where the CPU
    * has them (kernels/common.cl) */
-  opts = g_strdup_printf ("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+  opts = g_string_new (NULL);
+  g_string_printf (opts, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
       " -DNCOPIES=%d -DPAR_TAIL=%d -DAPPLY_W=%d -DCLAHE_W=%d -DCLAHE_QUAD=%d"
       " -DX86_VBMI=%d -DEQ_KEEP=%d -DEQ_LKEEP=%d -DEQ_GCOPIES=%d"
       " -DCUT_WAIT=%d -DCLAHE_ONE=%d -DWARP_XCHG=%d -DCLAHE_LQ_ROWS=%d",
@@ -108,48 +117,70 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
       /* a group's first 32 items are one warp (a 1-D group of 256) */
       gst_cl_device_has_warp_shuffles (ctx->device, 32),
       GST_CL_HISTEQ_CLAHE_LQ_ROWS);
-  prog->program = gst_cl_context_get_program (ctx, "histeq", opts, error);
-  g_free (opts);
-  if (!prog->program)
-    return FALSE;
-
-#define KERNEL(field, name) G_STMT_START { \
-    if (status == CL_SUCCESS) { \
-      field = clCreateKernel (prog->program, name, &status); \
-      if (!gst_cl_set_error (status, name, error)) \
-        goto fail; \
-    } } G_STMT_END
-  for (gint i = 0; i < 2; i++) {
-    gchar name[48];
-    g_snprintf (name, sizeof (name), "histeq_hist_%s", suffix[i]);
-    KERNEL (prog->hist[i], name);
-    g_snprintf (name, sizeof (name), "histeq_hist_lut_%s", suffix[i]);
-    KERNEL (prog->hist_lut[i], name);
-    g_snprintf (name, sizeof (name), "histeq_hist_serial_%s", suffix[i]);
-    KERNEL (prog->hist_serial[i], name);
-    g_snprintf (name, sizeof (name), "histeq_hist_lut_serial_%s", suffix[i]);
-    KERNEL (prog->hist_lut_serial[i], name);
-    g_snprintf (name, sizeof (name), "histeq_apply_global_%s", suffix[i]);
-    KERNEL (prog->apply_global[i], name);
-    g_snprintf (name, sizeof (name), "histeq_apply_clahe_%s", suffix[i]);
-    KERNEL (prog->apply_clahe[i], name);
-  }
-  KERNEL (prog->equalize_serial, "histeq_equalize_serial_c1");
-  KERNEL (prog->equalize, "histeq_equalize_c1");
-  KERNEL (prog->equalize_keep, "histeq_equalize_keep_c1");
-  KERNEL (prog->lut, "histeq_lut");
-  KERNEL (prog->cut, "histeq_cut");
-  KERNEL (prog->cut_lut, "histeq_cut_lut");
-  KERNEL (prog->copy, "histeq_copy");
-  if (clahe_one)
-    KERNEL (prog->clahe_one, "histeq_clahe_one_c1");
   prog->clahe_lq = gst_cl_env_int (GST_CL_HISTEQ_CLAHE_LQ_ENV, 0, 2, 2);
-  if (clahe_quad && prog->clahe_lq > 0)
-    KERNEL (prog->apply_clahe_lq, "histeq_apply_clahe_lq_c1");
-#undef KERNEL
-  return TRUE;
 
-fail:
+  /* The kernels each path launches (gst_cl_histeq_enqueue ()); the program
+   * holds those of the paths chosen above, or every one. */
+  const gboolean gpu_fused = prog->fused && !prog->serial;
+  const gboolean serial_fused = prog->fused && prog->serial;
+  /* histogram, cut and LUT as separate launches: without fusion, and
+   * CLAHE on CPUs */
+  const gboolean separate = !prog->fused || prog->serial;
+  KernelSlot slots[32];
+  guint n = 0;
+#define SLOT(f, want, ...) G_STMT_START { \
+    g_assert (n < G_N_ELEMENTS (slots)); \
+    slots[n++] = (KernelSlot) { &(f), g_strdup_printf (__VA_ARGS__), \
+        every_path || (want) }; \
+  } G_STMT_END
+  for (gint i = 0; i < 2; i++) {
+    SLOT (prog->hist[i], !prog->fused && !prog->serial, "histeq_hist_%s",
+        suffix[i]);
+    SLOT (prog->hist_lut[i], gpu_fused, "histeq_hist_lut_%s", suffix[i]);
+    SLOT (prog->hist_serial[i], prog->serial, "histeq_hist_serial_%s",
+        suffix[i]);
+    SLOT (prog->hist_lut_serial[i], serial_fused,
+        "histeq_hist_lut_serial_%s", suffix[i]);
+    SLOT (prog->apply_global[i], TRUE, "histeq_apply_global_%s", suffix[i]);
+    SLOT (prog->apply_clahe[i], TRUE, "histeq_apply_clahe_%s", suffix[i]);
+  }
+  SLOT (prog->equalize_serial, serial_fused && prog->one_launch,
+      "histeq_equalize_serial_c1");
+  SLOT (prog->equalize, gpu_fused && prog->one_launch, "histeq_equalize_c1");
+  SLOT (prog->equalize_keep, gpu_fused && prog->one_launch,
+      "histeq_equalize_keep_c1");
+  /* CLAHE's LUTs after a fused histogram whose tiles do not wait */
+  SLOT (prog->lut, separate || (gpu_fused && !prog->cut_wait), "histeq_lut");
+  SLOT (prog->cut, separate, "histeq_cut");
+  SLOT (prog->cut_lut, !prog->fused, "histeq_cut_lut");
+  SLOT (prog->copy, TRUE, "histeq_copy");
+  /* these two exist only where the build options define them */
+  if (clahe_one)
+    SLOT (prog->clahe_one, TRUE, "histeq_clahe_one_c1");
+  if (clahe_quad && prog->clahe_lq > 0)
+    SLOT (prog->apply_clahe_lq, TRUE, "histeq_apply_clahe_lq_c1");
+#undef SLOT
+  const gchar *wanted[G_N_ELEMENTS (slots) + 1];
+  guint n_wanted = 0;
+  for (guint i = 0; i < n; i++)
+    if (slots[i].wanted)
+      wanted[n_wanted++] = slots[i].name;
+  wanted[n_wanted] = NULL;
+  if (!every_path)
+    gst_cl_program_options_want (opts, wanted);
+
+  prog->program = gst_cl_context_get_program (ctx, "histeq", opts->str,
+      error);
+  g_string_free (opts, TRUE);
+  for (guint i = 0; i < n; i++) {
+    if (prog->program && slots[i].wanted && status == CL_SUCCESS) {
+      *slots[i].field = clCreateKernel (prog->program, slots[i].name, &status);
+      gst_cl_set_error (status, slots[i].name, error);
+    }
+    g_free (slots[i].name);
+  }
+  if (prog->program && status == CL_SUCCESS)
+    return TRUE;
   gst_cl_histeq_program_clear (prog);
   return FALSE;
 }

@@ -182,8 +182,12 @@ void gst_cl_histeq_luma_weights (gint r, gint g, gint b, gint w[4]);
 #define GST_CL_HISTEQ_EQ_LKEEP 9
 #define GST_CL_HISTEQ_EQ_LOCAL_OTHER 12288
 
+/* @every_path: the program holds every path's kernels (the checker and
+ * the benchmarks switch paths on one program); otherwise only those of the
+ * paths chosen for the device, which NVIDIA compiles in about half the time
+ * (docs/PERFORMANCE.md, "Session 41"). */
 gboolean gst_cl_histeq_program_init (GstCLHisteqProgram * prog,
-    GstCLContext * ctx, GError ** error);
+    GstCLContext * ctx, gboolean every_path, GError ** error);
 void gst_cl_histeq_program_clear (GstCLHisteqProgram * prog);
 
 /* Buffers for a @width x @height plane; keeps them (and the temporal state)
