@@ -156,7 +156,8 @@ gst_cl_histeq_program_init (GstCLHisteqProgram * prog, GstCLContext * ctx,
   SLOT (prog->copy, TRUE, "histeq_copy");
   /* these two exist only where the build options define them */
   if (clahe_one)
-    SLOT (prog->clahe_one, TRUE, "histeq_clahe_one_c1");
+    SLOT (prog->clahe_one, gpu_fused && prog->one_launch,
+        "histeq_clahe_one_c1");
   if (clahe_quad && prog->clahe_lq > 0)
     SLOT (prog->apply_clahe_lq, TRUE, "histeq_apply_clahe_lq_c1");
 #undef SLOT
