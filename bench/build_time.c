@@ -11,19 +11,26 @@
  * subset they name is dropped, so "whole" is every kernel of the source.
  * docs/PERFORMANCE.md, "Session 41". */
 #include "cl/gstclcontext.h"
-#include "gstclkernels.h"
 
 #include <string.h>
 
 #include "benchutil.h"
 
-static const gchar *
-source_named (const gchar * name)
+/* @options, keeping only @kernels (NULL-terminated) */
+static gchar *
+subset_options (const gchar * options, const gchar * const *kernels)
 {
-  for (const GstCLKernelSource * k = gst_cl_kernel_sources; k->name; k++)
-    if (!strcmp (k->name, name))
-      return k->source;
-  return NULL;
+  GString *s = g_string_new (options);
+  gst_cl_program_options_want (s, kernels);
+  return g_string_free (s, FALSE);
+}
+
+/* @options, keeping only @kernel */
+static gchar *
+one_kernel_options (const gchar * options, const gchar * kernel)
+{
+  const gchar *const kernels[] = { kernel, NULL };
+  return subset_options (options, kernels);
 }
 
 /* Seconds to build @text with @options; the program's kernel names to
@@ -90,8 +97,7 @@ build_side_by_side (GstCLContext * ctx, const gchar * text,
 
   for (guint i = 0; i < n; i++) {
     builds[i] = (Build) {
-    ctx, text, g_strdup_printf ("%s -DKERNEL_SUBSET=1 -DWANT_%s=1", options,
-          kernels[i]), 0};
+    ctx, text, one_kernel_options (options, kernels[i]), 0};
     threads[i] = g_thread_new ("build", build_thread, &builds[i]);
   }
   for (guint i = 0; i < n; i++) {
@@ -117,7 +123,8 @@ main (int argc, char **argv)
   g_setenv ("CUDA_CACHE_DISABLE", "1", TRUE);
   g_setenv ("POCL_KERNEL_CACHE", "0", TRUE);
   devices = bench_devices (&argc, &argv);
-  if (argc < 3 || !source_named (argv[1])) {
+  text = argc >= 3 ? gst_cl_program_source (argv[1]) : NULL;
+  if (!text) {
     g_printerr ("usage: %s PROGRAM \"OPTIONS\" [gpu|cpu|all] [KERNEL...]\n",
         argv[0]);
     return 2;
@@ -134,8 +141,6 @@ main (int argc, char **argv)
           *t);
   g_strfreev (tokens);
   argv[2] = whole_opts->str;
-  text = g_strconcat (source_named ("common"), "\n#line 1\n",
-      source_named (argv[1]), NULL);
   for (guint di = 0; di < devices->len; di++) {
     const GstCLDeviceInfo *dev = g_ptr_array_index (devices, di);
     gchar *names = NULL, **kernels;
@@ -152,8 +157,7 @@ main (int argc, char **argv)
     g_print ("%s: %s, %u kernels: %.3f s\n", dev->name, argv[1],
         g_strv_length (kernels), whole);
     for (gchar ** k = kernels; *k; k++) {
-      gchar *opts = g_strdup_printf ("%s -DKERNEL_SUBSET=1 -DWANT_%s=1",
-          argv[2], *k);
+      gchar *opts = one_kernel_options (argv[2], *k);
       gchar *got = NULL;
       gdouble s = build (ctx, text, opts, &got);
       /* the subset must hold that kernel and no other */
@@ -165,15 +169,12 @@ main (int argc, char **argv)
     }
     g_print ("  each alone, summed: %.3f s\n", sum);
     if (argc > 4) {
-      GString *opts = g_string_new (argv[2]);
+      gchar *opts = subset_options (argv[2], (const gchar * const *) argv + 4);
       gchar *got = NULL;
-      g_string_append (opts, " -DKERNEL_SUBSET=1");
-      for (gint i = 4; i < argc; i++)
-        g_string_append_printf (opts, " -DWANT_%s=1", argv[i]);
-      const gdouble named = build (ctx, text, opts->str, &got);
+      const gdouble named = build (ctx, text, opts, &got);
       g_print ("  the %d named: %.3f s (%s)\n", argc - 4, named, got);
       g_free (got);
-      g_string_free (opts, TRUE);
+      g_free (opts);
       build_side_by_side (ctx, text, argv[2], argv + 4);
     } else {
       build_side_by_side (ctx, text, argv[2], kernels);

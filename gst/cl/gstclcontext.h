@@ -138,6 +138,10 @@ gboolean gst_cl_context_finish (GstCLContext * context);
 cl_program gst_cl_context_get_program (GstCLContext * context,
     const gchar * source_name, const gchar * options, GError ** error);
 
+/* The text a program named @source_name is built from (kernels/common.cl,
+ * then kernels/@source_name.cl), or NULL for an unknown name. Free it. */
+gchar *gst_cl_program_source (const gchar * source_name);
+
 /* Appends to build @options the flags that keep only @kernels (a NULL-
  * terminated list of kernel names) in the program: kernels/common.cl's
  * WANT (). NVIDIA compiles every kernel of a program when it builds it, so

@@ -55,8 +55,8 @@ cache_dir (const GstCLDeviceInfo * dev)
 }
 
 /* Every program is common.cl followed by its own source. */
-static gchar *
-program_text (const gchar * name)
+gchar *
+gst_cl_program_source (const gchar * name)
 {
   const gchar *common = lookup_source ("common");
   const gchar *source = lookup_source (name);
@@ -250,7 +250,7 @@ cl_program
 gst_cl_context_get_program (GstCLContext * ctx, const gchar * name,
     const gchar * options, GError ** error)
 {
-  gchar *source = program_text (name);
+  gchar *source = gst_cl_program_source (name);
   gchar *key, *dir, *path = NULL, *all_options;
   /* a tuning knob, e.g. NVIDIA's -cl-nv-maxrregcount=N; part of the key */
   const gchar *extra = g_getenv ("GST_CL_BUILD_OPTIONS");

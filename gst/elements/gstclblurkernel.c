@@ -562,10 +562,13 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
    * the YUV 4:2:0 kernels where the chroma tiles fit); the program holds
    * those only. */
   gchar *names[GST_CL_BLUR_N_CN + 3] = { NULL };
+  cl_kernel *fields[GST_CL_BLUR_N_CN + 2];
+  gint n = 0;
   for (gint i = 0; i < GST_CL_BLUR_N_CN; i++) {
     const gboolean tiled = variant == GST_CL_BLUR_TILED &&
         prog->tile_h[i] > 0;
-    names[i] = g_strdup_printf ("blur_%s_c%d",
+    fields[n] = &prog->kernels[i];
+    names[n++] = g_strdup_printf ("blur_%s_c%d",
         prog->fx_span ? "fixed_rows" :
         variant == GST_CL_BLUR_BANDS || variant == GST_CL_BLUR_FIXED ?
         gst_cl_blur_variant_name (variant) : tiled ? "tiled" : "rows",
@@ -573,25 +576,22 @@ gst_cl_blur_program_init_planes (GstCLBlurProgram * prog, GstCLContext * ctx,
     if (!tiled)
       prog->tile_h[i] = 0;
   }
-  gint n_names = GST_CL_BLUR_N_CN;
-  const gboolean with_nv12 = planes && prog->chroma_tile_h[1] > 0;
-  const gboolean with_i420 = planes && prog->chroma_tile_h[0] > 0;
-  if (with_nv12)
-    names[n_names++] = g_strdup ("blur_tiled_nv12");
-  if (with_i420)
-    names[n_names++] = g_strdup ("blur_tiled_i420");
+  if (planes && prog->chroma_tile_h[1] > 0) {
+    fields[n] = &prog->nv12;
+    names[n++] = g_strdup ("blur_tiled_nv12");
+  }
+  if (planes && prog->chroma_tile_h[0] > 0) {
+    fields[n] = &prog->i420;
+    names[n++] = g_strdup ("blur_tiled_i420");
+  }
   gst_cl_program_options_want (opts, (const gchar * const *) names);
 
   prog->program = gst_cl_context_get_program (ctx, "blur", opts->str, error);
   g_string_free (opts, TRUE);
   gboolean ok = prog->program != NULL;
-  for (gint i = 0; ok && i < GST_CL_BLUR_N_CN; i++)
-    ok = create_kernel (prog->program, names[i], &prog->kernels[i], error);
-  if (ok && with_nv12)
-    ok = create_kernel (prog->program, "blur_tiled_nv12", &prog->nv12, error);
-  if (ok && with_i420)
-    ok = create_kernel (prog->program, "blur_tiled_i420", &prog->i420, error);
-  for (gint i = 0; i < n_names; i++)
+  for (gint i = 0; ok && i < n; i++)
+    ok = create_kernel (prog->program, names[i], fields[i], error);
+  for (gint i = 0; i < n; i++)
     g_free (names[i]);
   if (!ok)
     gst_cl_blur_program_clear (prog);
