@@ -7,9 +7,13 @@
  * so that every build compiles. PoCL compiles a kernel's machine code at its
  * first launch, so there a build is the front end only.
  *   build_time PROGRAM "OPTIONS" [gpu|cpu|all] [KERNEL...]
+ * BUILD_TIME_SOURCE=FILE builds FILE's text instead of PROGRAM's (kernels/
+ * common.cl is not prepended: a variant under trial, whole);
+ * BUILD_TIME_BINARIES=DIR writes each kernel's program built alone to
+ * DIR/KERNEL.bin (on NVIDIA its PTX, whose size its build time follows).
  * OPTIONS as the plugin logs them (GST_DEBUG=cl:4, "building ..."); a
  * subset they name is dropped, so "whole" is every kernel of the source.
- * docs/PERFORMANCE.md, "Session 41". */
+ * docs/PERFORMANCE.md, "Session 41" and "Session 42". */
 #include "cl/gstclcontext.h"
 
 #include <string.h>
@@ -33,11 +37,35 @@ one_kernel_options (const gchar * options, const gchar * kernel)
   return subset_options (options, kernels);
 }
 
+/* @program's binary (built for one device) to @path */
+static void
+save_binary (cl_program program, const gchar * path)
+{
+  size_t size = 0;
+  cl_uint n = 0;
+  clGetProgramInfo (program, CL_PROGRAM_NUM_DEVICES, sizeof (n), &n, NULL);
+  if (n != 1 || clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES,
+          sizeof (size), &size, NULL) != CL_SUCCESS || size == 0) {
+    g_printerr ("no binary for %s\n", path);
+    return;
+  }
+  guchar *bytes = g_malloc (size);
+  GError *err = NULL;
+  clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (bytes), &bytes,
+      NULL);
+  if (!g_file_set_contents (path, (const gchar *) bytes, size, &err)) {
+    g_printerr ("%s\n", err->message);
+    g_clear_error (&err);
+  }
+  g_free (bytes);
+}
+
 /* Seconds to build @text with @options; the program's kernel names to
- * @names (may be NULL); -1 if it does not build. */
+ * @names (may be NULL), its binary to @binary_path (may be NULL); -1 if it
+ * does not build. */
 static gdouble
-build (GstCLContext * ctx, const gchar * text, const gchar * options,
-    gchar ** names)
+build_saving (GstCLContext * ctx, const gchar * text, const gchar * options,
+    gchar ** names, const gchar * binary_path)
 {
   cl_int status;
   const gint64 start = g_get_monotonic_time ();
@@ -57,6 +85,8 @@ build (GstCLContext * ctx, const gchar * text, const gchar * options,
       *names = g_malloc0 (size + 1);
       clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, size, *names, NULL);
     }
+    if (binary_path)
+      save_binary (program, binary_path);
   } else {
     gchar log[2048] = "";
     clGetProgramBuildInfo (program, ctx->device->device,
@@ -65,6 +95,13 @@ build (GstCLContext * ctx, const gchar * text, const gchar * options,
   }
   clReleaseProgram (program);
   return seconds;
+}
+
+static gdouble
+build (GstCLContext * ctx, const gchar * text, const gchar * options,
+    gchar ** names)
+{
+  return build_saving (ctx, text, options, names, NULL);
 }
 
 typedef struct
@@ -123,7 +160,17 @@ main (int argc, char **argv)
   g_setenv ("CUDA_CACHE_DISABLE", "1", TRUE);
   g_setenv ("POCL_KERNEL_CACHE", "0", TRUE);
   devices = bench_devices (&argc, &argv);
-  text = argc >= 3 ? gst_cl_program_source (argv[1]) : NULL;
+  const gchar *source_file = g_getenv ("BUILD_TIME_SOURCE");
+  const gchar *binaries = g_getenv ("BUILD_TIME_BINARIES");
+  text = NULL;
+  if (argc >= 3 && source_file && *source_file) {
+    if (!g_file_get_contents (source_file, &text, NULL, &err)) {
+      g_printerr ("%s\n", err->message);
+      return 2;
+    }
+  } else if (argc >= 3) {
+    text = gst_cl_program_source (argv[1]);
+  }
   if (!text) {
     g_printerr ("usage: %s PROGRAM \"OPTIONS\" [gpu|cpu|all] [KERNEL...]\n",
         argv[0]);
@@ -159,11 +206,14 @@ main (int argc, char **argv)
     for (gchar ** k = kernels; *k; k++) {
       gchar *opts = one_kernel_options (argv[2], *k);
       gchar *got = NULL;
-      gdouble s = build (ctx, text, opts, &got);
+      gchar *bin = binaries && *binaries ?
+          g_strdup_printf ("%s/%s.bin", binaries, *k) : NULL;
+      gdouble s = build_saving (ctx, text, opts, &got, bin);
       /* the subset must hold that kernel and no other */
       g_print ("  %-32s %.3f s%s\n", *k, s,
           got && !strcmp (got, *k) ? "" : " (WRONG SUBSET)");
       sum += s;
+      g_free (bin);
       g_free (got);
       g_free (opts);
     }

@@ -359,7 +359,9 @@ with tempfile.TemporaryDirectory() as d:
 # 15. build_time: the programs an element builds hold only the kernels its
 # device's paths launch (GST_DEBUG's "built" lines), and a build with
 # -DKERNEL_SUBSET=1 -DWANT_<kernel>=1 holds that kernel and no other, for
-# every kernel of clhisteq's and clblur's programs (kernels/common.cl)
+# every kernel of clhisteq's and clblur's programs (kernels/common.cl);
+# build_time keeps a binary a kernel (BUILD_TIME_BINARIES) and builds a
+# file's text instead of the named program's (BUILD_TIME_SOURCE)
 with tempfile.TemporaryDirectory() as d:
     env = dict(os.environ, GST_CL_CACHE_DIR=os.path.join(d, "gst"),
                POCL_CACHE_DIR=os.path.join(d, "pocl"), GST_DEBUG="cl:4",
@@ -383,8 +385,13 @@ with tempfile.TemporaryDirectory() as d:
     for name in ("histeq", "blur"):
         if name not in opts:
             continue
+        # blur's: each kernel's binary kept (BUILD_TIME_BINARIES)
+        bins = os.path.join(d, "bins-" + name)
+        os.makedirs(bins)
         p = subprocess.run([os.path.join(build, "bench", "build_time"), name, opts[name], "cpu"],
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, BUILD_TIME_BINARIES=bins) if name == "blur"
+                           else None)
         # the first CPU device's lines: its total, then a line a kernel
         lines = p.stdout.splitlines()
         first = next((i for i, l in enumerate(lines) if " kernels: " in l), None)
@@ -398,6 +405,22 @@ with tempfile.TemporaryDirectory() as d:
               "WRONG SUBSET" not in p.stdout and "at once" in p.stdout,
               f"build_time {name}: each of its {n} kernels alone in a program of its own "
               f"(rc {p.returncode}, {p.stdout[-600:]} {p.stderr[-300:]})")
+        if name == "blur":
+            kept = {f: os.path.getsize(os.path.join(bins, f)) for f in os.listdir(bins)}
+            names = {l.split()[0] + ".bin" for l in alone}
+            check(set(kept) == names and all(kept.values()),
+                  f"build_time BUILD_TIME_BINARIES: a binary a kernel ({kept}, {names})")
+    # BUILD_TIME_SOURCE: that file's text, not the named program's
+    src = os.path.join(d, "two.cl")
+    with open(src, "w") as f:
+        f.write("__kernel void first (__global int *p) { p[0] = 1; }\n"
+                "__kernel void second (__global int *p) { p[0] = 2; }\n")
+    p = subprocess.run([os.path.join(build, "bench", "build_time"), "histeq", "-cl-std=CL1.2",
+                        "cpu"], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, BUILD_TIME_SOURCE=src))
+    check(p.returncode == 0 and ": histeq, 2 kernels: " in p.stdout and
+          "  first " in p.stdout and "  second " in p.stdout,
+          f"build_time BUILD_TIME_SOURCE builds the file ({p.stdout[-400:]} {p.stderr[-300:]})")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
