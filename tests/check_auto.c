@@ -680,6 +680,150 @@ GST_START_TEST (test_pinned_never_moves)
 
 GST_END_TEST;
 
+/* The pipeline's device=auto group, as the bin keeps it (its context), with
+ * a reference; NULL if none. */
+static GstObject *
+bin_group (GstElement * bin)
+{
+  GstContext *c = gst_element_get_context (bin, "gst.cl.context");
+  const GValue *v;
+  GstObject *group = NULL;
+
+  if (!c)
+    return NULL;
+  v = gst_structure_get_value (gst_context_get_structure (c), "auto");
+  if (v && G_VALUE_HOLDS_OBJECT (v) && g_value_get_object (v))
+    group = gst_object_ref (g_value_get_object (v));
+  gst_context_unref (c);
+  return group;
+}
+
+/* A pipeline that ran device=auto elements, set to NULL: its bin keeps the
+ * group and hands it to every element added later. */
+static GstElement *
+pipeline_after_auto_run (void)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! clblur name=first ! "
+      "fakesink", NULL);
+  GstMessage *msg;
+
+  fail_unless (pipe != NULL);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  return pipe;
+}
+
+/* An element added to such a pipeline, then set to one device before it
+ * starts (the natural order when a server adds a branch): it runs on that
+ * device, not as a member of the group it was handed. */
+GST_START_TEST (test_pinned_after_bin_add)
+{
+  GstElement *pipe, *first, *src, *caps, *blur, *sink;
+  GstStructure *stats = NULL;
+  GstMessage *msg;
+  gchar *current = NULL;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  g_setenv ("GST_CL_AUTO", KNOBS, TRUE);
+  g_unsetenv ("GST_CL_AUTO_SOURCES");
+  pipe = pipeline_after_auto_run ();
+  first = gst_bin_get_by_name (GST_BIN (pipe), "first");
+  {
+    GstObject *group = bin_group (pipe);
+    fail_unless (group != NULL, "the bin keeps no device=auto group");
+    gst_object_unref (group);
+  }
+  /* the old branch out, a new one in; the new clblur pinned after add */
+  gst_bin_remove_many (GST_BIN (pipe), first, NULL);
+  gst_object_unref (first);
+  {
+    GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipe));
+    GValue item = G_VALUE_INIT;
+    GPtrArray *old = g_ptr_array_new_with_free_func (gst_object_unref);
+    while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+      g_ptr_array_add (old, g_value_dup_object (&item));
+      g_value_reset (&item);
+    }
+    g_value_unset (&item);
+    gst_iterator_free (it);
+    for (guint i = 0; i < old->len; i++)
+      gst_bin_remove (GST_BIN (pipe), g_ptr_array_index (old, i));
+    g_ptr_array_unref (old);
+  }
+  src = gst_element_factory_make ("videotestsrc", NULL);
+  caps = gst_element_factory_make ("capsfilter", NULL);
+  blur = gst_element_factory_make ("clblur", "pinned");
+  sink = gst_element_factory_make ("fakesink", NULL);
+  g_object_set (src, "num-buffers", 5, NULL);
+  {
+    GstCaps *c = gst_caps_from_string ("video/x-raw,format=GRAY8,"
+        "width=64,height=48");
+    g_object_set (caps, "caps", c, NULL);
+    gst_caps_unref (c);
+  }
+  gst_bin_add_many (GST_BIN (pipe), src, caps, blur, sink, NULL);
+  g_object_set (blur, "device", "0.1", NULL);
+  fail_unless (gst_element_link_many (src, caps, blur, sink, NULL));
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &err, &dbg);
+    fail_if (TRUE, "pinned after add: %s (%s)", err->message, dbg);
+  }
+  gst_message_unref (msg);
+  g_object_get (blur, "stats", &stats, "current-device", &current, NULL);
+  fail_unless (stats != NULL);
+  /* one device: none of the group's figures */
+  fail_if (gst_structure_has_field (stats, "auto-switches"));
+  gst_structure_free (stats);
+  g_free (current);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* Elements handed the group by a bin but never started give it back when
+ * they go (the group holds both devices' contexts and a load thread). */
+GST_START_TEST (test_unstarted_elements_release_group)
+{
+  GstElement *pipe;
+  GstObject *group;
+  gint before, after;
+
+  SKIP_WITHOUT_TWO_DEVICES ();
+  g_setenv ("GST_CL_AUTO", KNOBS, TRUE);
+  g_unsetenv ("GST_CL_AUTO_SOURCES");
+  pipe = pipeline_after_auto_run ();
+  group = bin_group (pipe);
+  fail_unless (group != NULL, "the bin keeps no device=auto group");
+  before = GST_OBJECT_REFCOUNT_VALUE (group);
+  for (gint i = 0; i < 5; i++) {
+    GstElement *e = gst_element_factory_make ("clblur", NULL);
+    gst_object_ref (e);
+    fail_unless (gst_bin_add (GST_BIN (pipe), e));
+    fail_unless (gst_bin_remove (GST_BIN (pipe), e));
+    gst_object_unref (e);       /* the last reference: disposed */
+  }
+  after = GST_OBJECT_REFCOUNT_VALUE (group);
+  fail_unless_equals_int (after, before);
+  gst_object_unref (group);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 auto_suite (void)
 {
@@ -695,6 +839,8 @@ auto_suite (void)
   tcase_add_test (tc, test_no_copies_after_switch);
   tcase_add_test (tc, test_hardware_encoder_in_pipeline);
   tcase_add_test (tc, test_pinned_never_moves);
+  tcase_add_test (tc, test_pinned_after_bin_add);
+  tcase_add_test (tc, test_unstarted_elements_release_group);
   return s;
 }
 

@@ -247,6 +247,92 @@ GST_START_TEST (test_identity_is_passthrough)
 }
 GST_END_TEST;
 
+typedef struct
+{
+  GMutex lock;
+  gint received;
+  GHashTable *contents;         /* distinct frames seen: md5 -> 1 */
+} Handoffs;
+
+static void
+count_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    gpointer data)
+{
+  Handoffs *h = data;
+  GstMapInfo map;
+  gchar *md5 = NULL;
+
+  (void) sink;
+  (void) pad;
+  if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    /* GRAY8 64x48: rows of 64 bytes, the visible frame first */
+    md5 = g_compute_checksum_for_data (G_CHECKSUM_MD5, map.data,
+        MIN (map.size, 64 * 48));
+    gst_buffer_unmap (buf, &map);
+  }
+  g_mutex_lock (&h->lock);
+  h->received++;
+  g_hash_table_add (h->contents, md5 ? md5 : g_strdup ("unmappable"));
+  g_mutex_unlock (&h->lock);
+}
+
+/* The blur switched off and on while playing (sigma 0 is passthrough), from
+ * the application's thread, as fast as it goes. Every frame comes out, with
+ * no error, and each is either the source's frame (still checkers) or its
+ * blur: nothing else (an untouched output buffer, an input blurred in
+ * place). It used to stop the pipeline within tens to hundreds of
+ * switches: GstBaseTransform reads passthrough twice per frame, and the
+ * switch came between (docs/RELIABILITY.md, bug 8). */
+GST_START_TEST (test_passthrough_toggled_while_playing)
+{
+  const gint frames = 3000;
+  /* live at 2000 frames a second: the switches spread over 1.5 s however
+   * fast passthrough frames go */
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3000 "
+      "pattern=checkers-8 is-live=true ! video/x-raw,format=GRAY8,"
+      "width=64,height=48,framerate=2000/1 ! "
+      "clblur name=blur sigma=2 device=cpu ! "
+      "fakesink name=sink sync=false signal-handoffs=true", NULL);
+  GstElement *blur = gst_bin_get_by_name (GST_BIN (pipe), "blur");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = NULL;
+  Handoffs h = { 0 };
+  gint toggles = 0;
+
+  g_mutex_init (&h.lock);
+  h.contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (count_handoff), &h);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while (!msg) {
+    g_object_set (blur, "sigma", toggles % 2 ? 2.0 : 0.0, NULL);
+    toggles++;
+    msg = gst_bus_timed_pop_filtered (bus, 200 * GST_USECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_if (toggles > 2000000, "no EOS");
+  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &err, &dbg);
+    fail_if (TRUE, "after %d switches: %s (%s)", toggles, err->message, dbg);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  fail_unless_equals_int (h.received, frames);
+  fail_unless (toggles > 100, "only %d switches", toggles);
+  fail_unless (g_hash_table_size (h.contents) <= 2,
+      "%u different frames out of one still frame, blurred or not",
+      g_hash_table_size (h.contents));
+  g_hash_table_unref (h.contents);
+  g_mutex_clear (&h.lock);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (blur);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
 static GstElement *
 run_pipeline (const gchar * desc, GstElement ** blur, gchar ** error_text)
 {
@@ -543,6 +629,7 @@ clblur_suite (void)
   tcase_add_test (tc, test_foreign_unaligned_input);
   tcase_add_test (tc, test_foreign_aligned_input_wrapped);
   tcase_add_test (tc, test_identity_is_passthrough);
+  tcase_add_test (tc, test_passthrough_toggled_while_playing);
   tcase_add_test (tc, test_counters_300_frames);
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_unknown_device_lists_devices);

@@ -435,6 +435,47 @@ GST_START_TEST (test_reset)
 }
 GST_END_TEST;
 
+/* A frame dropped for QoS (downstream late): the next frame's flow starts
+ * over, as after a discontinuity, instead of spanning two frames' motion
+ * (it read twice the shift). */
+GST_START_TEST (test_reset_after_qos_drop)
+{
+  GstHarness *h = clcheck_new_harness ("cloptflow", "device=cpu");
+  const GstClockTime dur = 40 * GST_MSECOND;
+  GstBuffer *in, *out;
+  gdouble mx, my;
+
+  make_canvas ();
+  gst_harness_set_src_caps (h, clcheck_caps ("GRAY8", W, H));
+  for (gint i = 0; i < 5; i++) {
+    in = make_frame ("GRAY8", W, H, i * SHIFT_X, i * SHIFT_Y);
+    GST_BUFFER_PTS (in) = i * dur;
+    GST_BUFFER_DURATION (in) = dur;
+    if (i == 2) {
+      /* downstream ran 60 ms late at frame 1: frame 2 (at 80 ms) goes */
+      fail_unless (gst_harness_push_upstream_event (h,
+              gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 2.0,
+                  60 * GST_MSECOND, dur)));
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+      continue;
+    }
+    out = push_pull (h, in);
+    meta_mean (out, W, H, &mx, &my);
+    if (i == 3) {
+      fail_unless (mx == 0 && my == 0,
+          "flow across a dropped frame: %.2f, %.2f", mx, my);
+      fail_unless (GST_BUFFER_IS_DISCONT (out));
+    } else if (i > 0) {
+      fail_unless (fabs (mx - SHIFT_X) < 0.1 && fabs (my - SHIFT_Y) < 0.1,
+          "frame %d: %.2f, %.2f", i, mx, my);
+    }
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 static gboolean
 buffers_equal (GstBuffer * a, GstBuffer * b, const gchar * format, gint w,
     gint h)
@@ -643,6 +684,7 @@ cloptflow_suite (void)
   tcase_add_test (tc, test_properties_and_bad_values);
   tcase_add_test (tc, test_messages);
   tcase_add_test (tc, test_reset);
+  tcase_add_test (tc, test_reset_after_qos_drop);
   tcase_add_test (tc, test_passthrough_and_overlay);
   tcase_add_test (tc, test_counters_host_waits);
   tcase_add_test (tc, test_flat_background_still);

@@ -6,8 +6,10 @@
  * OUT holds, per frame, HEIGHT x WIDTH x 2 native floats (dx, dy). */
 #include <gst/gst.h>
 #include <gst/check/gstharness.h>
+#include <gst/video/video.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "clfilters/gstclflowmeta.h"
 
 int
@@ -15,6 +17,7 @@ main (int argc, char **argv)
 {
   GstElement *e;
   GstHarness *h;
+  GstVideoInfo info;
   FILE *in, *out;
   gint w, hh, frames = 0;
   gsize size;
@@ -28,6 +31,12 @@ main (int argc, char **argv)
   w = atoi (argv[1]);
   hh = atoi (argv[2]);
   size = (gsize) w * hh;
+  /* GStreamer's GRAY8 rows are 4-byte aligned: the file's are not */
+  if (w <= 0 || hh <= 0 || !gst_video_info_set_format (&info,
+          GST_VIDEO_FORMAT_GRAY8, w, hh)) {
+    g_printerr ("bad size %s x %s\n", argv[1], argv[2]);
+    return 2;
+  }
   in = fopen (argv[3], "rb");
   out = fopen (argv[4], "wb");
   if (!in || !out) {
@@ -53,9 +62,15 @@ main (int argc, char **argv)
 
   buf = g_malloc (size);
   while (fread (buf, 1, size, in) == size) {
-    GstBuffer *b = gst_buffer_new_memdup (buf, size), *o;
+    GstBuffer *b = gst_buffer_new_allocate (NULL, info.size, NULL), *o;
     GstCLFlowMeta *m;
     GstMapInfo map;
+
+    gst_buffer_map (b, &map, GST_MAP_WRITE);
+    for (gint y = 0; y < hh; y++)
+      memcpy (map.data + y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0),
+          buf + (gsize) y * w, w);
+    gst_buffer_unmap (b, &map);
 
     GST_BUFFER_PTS (b) = frames * GST_SECOND / 30;
     if (gst_harness_push (h, b) != GST_FLOW_OK) {

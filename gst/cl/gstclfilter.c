@@ -446,9 +446,15 @@ gst_cl_filter_start (GstBaseTransform * trans)
 
   {
     const GstCLDeviceInfo *device = gst_cl_device_select (request, &err);
+    GstCLAuto *group;
+    /* A group a bin handed over (set_context ()) while the property still
+     * said auto, set to a device after that: not this element's. */
     GST_OBJECT_LOCK (self);
     priv->device = device;
+    group = priv->group;
+    priv->group = NULL;
     GST_OBJECT_UNLOCK (self);
+    gst_clear_object (&group);
   }
   if (!priv->device) {
     if (!gst_cl_device_list (NULL))
@@ -1771,8 +1777,8 @@ gst_cl_filter_get_property (GObject * object, guint prop_id, GValue * value,
   }
 }
 
-/* A context handed over by set_context() to an element that never started
- * (or failed to) is only dropped here. */
+/* A context or device=auto group handed over by set_context() to an element
+ * that never started (or failed to) is only dropped here. */
 static void
 gst_cl_filter_dispose (GObject * object)
 {
@@ -1780,7 +1786,10 @@ gst_cl_filter_dispose (GObject * object)
 
   clear_pool (&priv->import_pool);
   clear_pool (&priv->proposed_pool);
+  clear_slot_pools (GST_CL_FILTER (object));
   gst_clear_object (&priv->context);
+  /* a bin's device=auto group (its contexts and load thread) too */
+  gst_clear_object (&priv->group);
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->dispose (object);
 }
 

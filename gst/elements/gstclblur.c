@@ -57,6 +57,7 @@ struct _GstCLBlur
   /* streaming thread */
   GstCLBlurProgram programs[N_PLANE_KINDS];
   gint plane_kind[GST_VIDEO_MAX_PLANES];
+  gboolean built_identity;      /* the last build saw sigma 0: no programs */
 };
 
 G_DEFINE_TYPE (GstCLBlur, gst_cl_blur, GST_TYPE_CL_FILTER);
@@ -109,7 +110,8 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
   gdouble sx, sy;
   gint ksize;
 
-  if (!effective_params (self, &sx, &sy, &ksize))
+  self->built_identity = !effective_params (self, &sx, &sy, &ksize);
+  if (self->built_identity)
     return TRUE;                /* identity: passthrough, nothing to build */
 
   /* Both plane kinds at start, so a later caps change compiles nothing.
@@ -163,6 +165,33 @@ gst_cl_blur_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
   return TRUE;
 }
 
+/* Every plane of @in copied to @out, the last command's event in *@done */
+static cl_int
+copy_planes (cl_command_queue queue, const GstCLFrame * in,
+    const GstCLFrame * out, cl_event * done)
+{
+  cl_int status = CL_SUCCESS;
+
+  for (guint p = 0; p < in->n_planes && status == CL_SUCCESS; p++) {
+    const GstCLPlane *s = &in->planes[p], *d = &out->planes[p];
+    const size_t src_origin[3] = { s->offset, 0, 0 };
+    const size_t dst_origin[3] = { d->offset, 0, 0 };
+    const size_t region[3] = { (size_t) s->width * s->pixel_bytes,
+      (size_t) s->height, 1
+    };
+    cl_event ev = NULL;
+
+    status = clEnqueueCopyBufferRect (queue, in->mem, out->mem, src_origin,
+        dst_origin, region, s->stride, 0, d->stride, 0, 0, NULL, &ev);
+    if (ev) {
+      if (*done)
+        clReleaseEvent (*done);
+      *done = ev;
+    }
+  }
+  return status;
+}
+
 static cl_int
 gst_cl_blur_process (GstCLFilter * filter, const GstCLFrame * in,
     const GstCLFrame * out, cl_event * done)
@@ -171,6 +200,14 @@ gst_cl_blur_process (GstCLFilter * filter, const GstCLFrame * in,
   cl_command_queue queue = gst_cl_filter_get_context (filter)->queue;
   cl_int status = CL_SUCCESS;
   GstCLBlurProgram *full = &self->programs[PLANE_FULL];
+
+  /* The rebuild before this frame read sigma 0 while passthrough was still
+   * off: both follow the property, set from another thread. The blur is
+   * off, so the frame is its input (the next frame passes through). */
+  if (self->built_identity) {
+    GST_LOG_OBJECT (self, "blur off since the rebuild: the frame copied");
+    return copy_planes (queue, in, out, done);
+  }
 
   /* YUV 4:2:0 on a GPU: every plane in one launch (kernels/blur.cl). */
   if (in->n_planes > 1 && self->plane_kind[0] == PLANE_FULL &&
@@ -222,8 +259,23 @@ gst_cl_blur_set_property (GObject * object, guint prop_id,
       return;
   }
   GST_OBJECT_UNLOCK (self);
+  /* passthrough follows at the next frame, on the streaming thread
+   * (before_transform) */
   gst_cl_filter_invalidate (GST_CL_FILTER (self));
-  update_passthrough (self);
+}
+
+/* Passthrough switched here, between frames on the streaming thread, never
+ * from set_property (): GstBaseTransform reads it twice per frame (to make
+ * the output buffer, then to run the transform or not), so a switch from
+ * another thread in between pushed the input as its own output into a
+ * transform, or an untouched output buffer downstream, or gave a frame
+ * system memory (docs/RELIABILITY.md, bug 8). */
+static void
+gst_cl_blur_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GST_BASE_TRANSFORM_CLASS (gst_cl_blur_parent_class)->before_transform
+      (trans, buffer);
+  update_passthrough (GST_CL_BLUR (trans));
 }
 
 static void
@@ -256,6 +308,7 @@ gst_cl_blur_class_init (GstCLBlurClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCLFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
@@ -294,6 +347,8 @@ gst_cl_blur_class_init (GstCLBlurClass * klass)
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_blur_release);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_blur_set_info);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cl_blur_process);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_blur_before_transform);
 }
 
 static void

@@ -624,6 +624,26 @@ gst_cl_optflow_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return ret;
 }
 
+/* A frame GstBaseTransform drops for QoS (late downstream) is a gap too:
+ * the next frame's predecessor would be the one before it, and its flow
+ * the motion of two frames. GstBaseTransform marks only the next output
+ * DISCONT, after transform (), so the drop is caught here. */
+static GstFlowReturn
+gst_cl_optflow_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstCLOptflow *self = GST_CL_OPTFLOW (trans);
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS
+      (gst_cl_optflow_parent_class)->submit_input_buffer (trans, is_discont,
+      input);
+
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
+    GST_DEBUG_OBJECT (self, "a frame dropped for QoS: the next starts over");
+    self->reset = TRUE;
+  }
+  return ret;
+}
+
 static gboolean
 gst_cl_optflow_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -837,6 +857,8 @@ gst_cl_optflow_class_init (GstCLOptflowClass * klass)
 
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_optflow_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_optflow_sink_event);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_optflow_submit_input_buffer);
 
   filter_class->build = GST_DEBUG_FUNCPTR (gst_cl_optflow_build);
   filter_class->release = GST_DEBUG_FUNCPTR (gst_cl_optflow_release);
