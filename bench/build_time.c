@@ -41,30 +41,26 @@ one_kernel_options (const gchar * options, const gchar * kernel)
 static void
 save_binary (cl_program program, const gchar * path)
 {
-  size_t size = 0;
-  cl_uint n = 0;
-  clGetProgramInfo (program, CL_PROGRAM_NUM_DEVICES, sizeof (n), &n, NULL);
-  if (n != 1 || clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES,
-          sizeof (size), &size, NULL) != CL_SUCCESS || size == 0) {
-    g_printerr ("no binary for %s\n", path);
-    return;
-  }
-  guchar *bytes = g_malloc (size);
+  GBytes *bytes = gst_cl_program_binary (program);
   GError *err = NULL;
-  clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (bytes), &bytes,
-      NULL);
-  if (!g_file_set_contents (path, (const gchar *) bytes, size, &err)) {
+  gsize size;
+  const gchar *data = bytes ? g_bytes_get_data (bytes, &size) : NULL;
+
+  if (!data)
+    g_printerr ("no binary for %s\n", path);
+  else if (!g_file_set_contents (path, data, size, &err)) {
     g_printerr ("%s\n", err->message);
     g_clear_error (&err);
   }
-  g_free (bytes);
+  if (bytes)
+    g_bytes_unref (bytes);
 }
 
 /* Seconds to build @text with @options; the program's kernel names to
  * @names (may be NULL), its binary to @binary_path (may be NULL); -1 if it
  * does not build. */
 static gdouble
-build_saving (GstCLContext * ctx, const gchar * text, const gchar * options,
+build (GstCLContext * ctx, const gchar * text, const gchar * options,
     gchar ** names, const gchar * binary_path)
 {
   cl_int status;
@@ -97,13 +93,6 @@ build_saving (GstCLContext * ctx, const gchar * text, const gchar * options,
   return seconds;
 }
 
-static gdouble
-build (GstCLContext * ctx, const gchar * text, const gchar * options,
-    gchar ** names)
-{
-  return build_saving (ctx, text, options, names, NULL);
-}
-
 typedef struct
 {
   GstCLContext *ctx;
@@ -116,7 +105,7 @@ static gpointer
 build_thread (gpointer data)
 {
   Build *b = data;
-  b->seconds = build (b->ctx, b->text, b->options, NULL);
+  b->seconds = build (b->ctx, b->text, b->options, NULL, NULL);
   return NULL;
 }
 
@@ -197,7 +186,7 @@ main (int argc, char **argv)
       continue;
     GstCLContext *ctx = gst_cl_context_new (dev, &err);
     g_assert_no_error (err);
-    whole = build (ctx, text, argv[2], &names);
+    whole = build (ctx, text, argv[2], &names, NULL);
     if (whole < 0)
       return 1;
     kernels = g_strsplit (names, ";", -1);
@@ -208,7 +197,7 @@ main (int argc, char **argv)
       gchar *got = NULL;
       gchar *bin = binaries && *binaries ?
           g_strdup_printf ("%s/%s.bin", binaries, *k) : NULL;
-      gdouble s = build_saving (ctx, text, opts, &got, bin);
+      gdouble s = build (ctx, text, opts, &got, bin);
       /* the subset must hold that kernel and no other */
       g_print ("  %-32s %.3f s%s\n", *k, s,
           got && !strcmp (got, *k) ? "" : " (WRONG SUBSET)");
@@ -221,7 +210,7 @@ main (int argc, char **argv)
     if (argc > 4) {
       gchar *opts = subset_options (argv[2], (const gchar * const *) argv + 4);
       gchar *got = NULL;
-      const gdouble named = build (ctx, text, opts, &got);
+      const gdouble named = build (ctx, text, opts, &got, NULL);
       g_print ("  the %d named: %.3f s (%s)\n", argc - 4, named, got);
       g_free (got);
       g_free (opts);
@@ -230,7 +219,7 @@ main (int argc, char **argv)
       build_side_by_side (ctx, text, argv[2], kernels);
     }
     g_print ("  the whole program again: %.3f s\n",
-        build (ctx, text, argv[2], NULL));
+        build (ctx, text, argv[2], NULL, NULL));
     g_strfreev (kernels);
     g_free (names);
     gst_object_unref (ctx);

@@ -59,15 +59,14 @@ if [ "$part" = bench ]; then
   exit 0
 fi
 
-# kernel checkers: NAME:TIMEOUT ... on KERNELCHECK_DEVICES
-run_checkers() {
-  export KERNELCHECK_DEVICES=${KERNELCHECK_DEVICES:-gpu}
-  for k in "$@"; do
-    { step "check_${k%:*}_kernels on $KERNELCHECK_DEVICES"
-      timeout "${k#*:}" "build/tests/check_${k%:*}_kernels"; echo "exit $?"
-      step "end"; } > "$out/check-${k%:*}.log" 2>&1
-    echo "check_${k%:*}_kernels: $(grep -E "passed|checks|FAIL" \
-      "$out/check-${k%:*}.log" | tail -1) $(grep "^exit" "$out/check-${k%:*}.log")"
+# tests: build/tests/check_NAME with a timeout, for each NAME:TIMEOUT; a
+# log each, and its verdict line
+run_tests() {
+  for t in "$@"; do
+    { step "check_${t%:*}"; timeout "${t#*:}" "build/tests/check_${t%:*}"
+      echo "exit $?"; step "end"; } > "$out/check_${t%:*}.log" 2>&1
+    echo "check_${t%:*}: $(grep -E "passed|checks|^[0-9]+%: Checks|FAIL" \
+      "$out/check_${t%:*}.log" | tail -1) $(grep "^exit" "$out/check_${t%:*}.log")"
   done
 }
 
@@ -83,20 +82,17 @@ if [ "$part" = check ]; then
   grep -h "^exit" "$out/bench.log" | tr '\n' ' '; echo "(bench.log)"
   # on a fresh H200 machine (session 42): histeq 56 s, optflow 4 s, sobel
   # about 240 s (24 of its 28 variants in 200 s); blur (check-blur) 286 s
-  run_checkers histeq:120 optflow:40 sobel:330
+  export KERNELCHECK_DEVICES=${KERNELCHECK_DEVICES:-gpu}
+  run_tests histeq_kernels:120 optflow_kernels:40 sobel_kernels:330
 elif [ "$part" = check-blur ]; then
-  run_checkers blur:560
+  export KERNELCHECK_DEVICES=${KERNELCHECK_DEVICES:-gpu}
+  run_tests blur_kernels:560
 elif [ "$part" = elements ]; then
   # as the tests' environment (tests/meson.build): device=auto stays on one
   # device, the GPU here
   export GST_CL_AUTO=switching=false GST_DEBUG='cl*:2' \
     GST_REGISTRY=/tmp/device-run-registry.bin
-  for t in clblur:100 clhisteq:100 clsobel:150 cloptflow:100 robustness:100; do
-    { step "check_${t%:*}"; timeout "${t#*:}" "build/tests/check_${t%:*}"
-      echo "exit $?"; step "end"; } > "$out/elements-${t%:*}.log" 2>&1
-    echo "check_${t%:*}: $(grep -E "^[0-9]+%: Checks" "$out/elements-${t%:*}.log")" \
-      "$(grep "^exit" "$out/elements-${t%:*}.log")"
-  done
+  run_tests clblur:100 clhisteq:100 clsobel:150 cloptflow:100 robustness:100
 elif [ "$part" = peers ]; then
   {
   for dev in gpu cpu; do

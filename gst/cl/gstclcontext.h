@@ -142,6 +142,10 @@ cl_program gst_cl_context_get_program (GstCLContext * context,
  * then kernels/@source_name.cl), or NULL for an unknown name. Free it. */
 gchar *gst_cl_program_source (const gchar * source_name);
 
+/* @program's binary for its one device (NVIDIA: PTX text), what the
+ * program cache stores; NULL if the driver gives none. */
+GBytes *gst_cl_program_binary (cl_program program);
+
 /* Appends to build @options the flags that keep only @kernels (a NULL-
  * terminated list of kernel names) in the program: kernels/common.cl's
  * WANT (). NVIDIA compiles every kernel of a program when it builds it, so

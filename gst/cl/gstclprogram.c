@@ -135,23 +135,40 @@ read_cache_entry (const gchar * path)
   return bytes;
 }
 
+GBytes *
+gst_cl_program_binary (cl_program program)
+{
+  size_t size = 0;
+  guint8 *binary;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+          &size, NULL) != CL_SUCCESS || size == 0)
+    return NULL;
+  binary = g_malloc (size);
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+          &binary, NULL) != CL_SUCCESS) {
+    g_free (binary);
+    return NULL;
+  }
+  return g_bytes_new_take (binary, size);
+}
+
 static void
 write_cache_entry (const gchar * dir, const gchar * path, cl_program program)
 {
-  size_t size = 0;
-  guint8 *binary, *file;
+  GBytes *bytes = gst_cl_program_binary (program);
+  const guint8 *binary;
+  guint8 *file;
+  gsize size;
   guint32 version = CACHE_VERSION;
   guint64 size64;
   GError *err = NULL;
 
-  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
-          &size, NULL) != CL_SUCCESS || size == 0)
+  if (!bytes)
     return;
+  binary = g_bytes_get_data (bytes, &size);
   file = g_malloc (CACHE_HEADER_SIZE + size);
-  binary = file + CACHE_HEADER_SIZE;
-  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
-          &binary, NULL) != CL_SUCCESS)
-    goto out;
+  memcpy (file + CACHE_HEADER_SIZE, binary, size);
   size64 = size;
   memcpy (file, CACHE_MAGIC, 8);
   memcpy (file + 8, &version, 4);
@@ -164,8 +181,8 @@ write_cache_entry (const gchar * dir, const gchar * path, cl_program program)
         err ? err->message : g_strerror (errno));
     g_clear_error (&err);
   }
-out:
   g_free (file);
+  g_bytes_unref (bytes);
 }
 
 static gchar *

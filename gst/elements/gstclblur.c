@@ -57,7 +57,6 @@ struct _GstCLBlur
   /* streaming thread */
   GstCLBlurProgram programs[N_PLANE_KINDS];
   gint plane_kind[GST_VIDEO_MAX_PLANES];
-  gboolean built_identity;      /* the last build saw sigma 0: no programs */
 };
 
 G_DEFINE_TYPE (GstCLBlur, gst_cl_blur, GST_TYPE_CL_FILTER);
@@ -110,8 +109,7 @@ gst_cl_blur_build (GstCLFilter * filter, GError ** error)
   gdouble sx, sy;
   gint ksize;
 
-  self->built_identity = !effective_params (self, &sx, &sy, &ksize);
-  if (self->built_identity)
+  if (!effective_params (self, &sx, &sy, &ksize))
     return TRUE;                /* identity: passthrough, nothing to build */
 
   /* Both plane kinds at start, so a later caps change compiles nothing.
@@ -165,6 +163,17 @@ gst_cl_blur_set_info (GstCLFilter * filter, const GstVideoInfo * in_info,
   return TRUE;
 }
 
+/* @ev, the frame's newest command, becomes *@done */
+static void
+keep_last_event (cl_event * done, cl_event ev)
+{
+  if (!ev)
+    return;
+  if (*done)
+    clReleaseEvent (*done);
+  *done = ev;
+}
+
 /* Every plane of @in copied to @out, the last command's event in *@done */
 static cl_int
 copy_planes (cl_command_queue queue, const GstCLFrame * in,
@@ -183,11 +192,7 @@ copy_planes (cl_command_queue queue, const GstCLFrame * in,
 
     status = clEnqueueCopyBufferRect (queue, in->mem, out->mem, src_origin,
         dst_origin, region, s->stride, 0, d->stride, 0, 0, NULL, &ev);
-    if (ev) {
-      if (*done)
-        clReleaseEvent (*done);
-      *done = ev;
-    }
+    keep_last_event (done, ev);
   }
   return status;
 }
@@ -201,10 +206,11 @@ gst_cl_blur_process (GstCLFilter * filter, const GstCLFrame * in,
   cl_int status = CL_SUCCESS;
   GstCLBlurProgram *full = &self->programs[PLANE_FULL];
 
-  /* The rebuild before this frame read sigma 0 while passthrough was still
-   * off: both follow the property, set from another thread. The blur is
-   * off, so the frame is its input (the next frame passes through). */
-  if (self->built_identity) {
+  /* The rebuild before this frame read sigma 0 (no program) while
+   * passthrough was still off: both follow the property, set from another
+   * thread. The blur is off, so the frame is its input (the next frame
+   * passes through). */
+  if (!full->program) {
     GST_LOG_OBJECT (self, "blur off since the rebuild: the frame copied");
     return copy_planes (queue, in, out, done);
   }
@@ -220,11 +226,7 @@ gst_cl_blur_process (GstCLFilter * filter, const GstCLFrame * in,
     cl_event ev = NULL;
     status = gst_cl_blur_program_enqueue (&self->programs[self->plane_kind[p]],
         queue, in->mem, &in->planes[p], out->mem, &out->planes[p], &ev);
-    if (ev) {
-      if (*done)
-        clReleaseEvent (*done);
-      *done = ev;
-    }
+    keep_last_event (done, ev);
   }
   return status;
 }
